@@ -1,0 +1,51 @@
+# gpulab_add_lab(<id>): everything CMake builds for one lab, driven by labs/<id>/lab.json:
+# the lab driver library the grader links runners against, and the reference and stub runners
+# (so CI proves both compile for every configured architecture).
+
+function(gpulab_lab_json_list lab_json key out)
+  string(JSON n ERROR_VARIABLE err LENGTH "${lab_json}" ${key})
+  set(items "")
+  if(NOT err)
+    math(EXPR last "${n} - 1")
+    if(n GREATER 0)
+      foreach(i RANGE ${last})
+        string(JSON item GET "${lab_json}" ${key} ${i})
+        list(APPEND items "${item}")
+      endforeach()
+    endif()
+  endif()
+  set(${out} "${items}" PARENT_SCOPE)
+endfunction()
+
+function(gpulab_add_runner name lab_id sources nvcc_flags)
+  add_executable(${name} ${sources})
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/labs/${lab_id})
+  target_compile_options(${name} PRIVATE ${nvcc_flags} ${GPULAB_CUDA_WARNINGS})
+  target_link_libraries(${name} PRIVATE
+    "$<LINK_LIBRARY:WHOLE_ARCHIVE,gpulab_driver_${lab_id}>" gpulab_harness)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${GPULAB_RUNNER_DIR})
+endfunction()
+
+function(gpulab_add_lab lab_id)
+  set(lab_dir ${CMAKE_SOURCE_DIR}/labs/${lab_id})
+  file(READ ${lab_dir}/lab.json lab_json)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${lab_dir}/lab.json)
+  gpulab_lab_json_list("${lab_json}" student_files files)
+  gpulab_lab_json_list("${lab_json}" nvcc_flags flags)
+
+  add_library(gpulab_driver_${lab_id} STATIC ${lab_dir}/driver.cpp)
+  target_include_directories(gpulab_driver_${lab_id} PRIVATE ${lab_dir})
+  target_link_libraries(gpulab_driver_${lab_id} PUBLIC gpulab_harness)
+  target_compile_options(gpulab_driver_${lab_id} PRIVATE ${GPULAB_CXX_WARNINGS})
+  set_target_properties(gpulab_driver_${lab_id} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
+                                                           ${GPULAB_LIB_DIR})
+
+  set(ref_sources "")
+  set(stub_sources "")
+  foreach(f IN LISTS files)
+    list(APPEND ref_sources ${CMAKE_SOURCE_DIR}/reference/${lab_id}/${f})
+    list(APPEND stub_sources ${lab_dir}/${f})
+  endforeach()
+  gpulab_add_runner(${lab_id}-reference ${lab_id} "${ref_sources}" "${flags}")
+  gpulab_add_runner(${lab_id}-stub ${lab_id} "${stub_sources}" "${flags}")
+endfunction()

@@ -1,0 +1,27 @@
+// Oracles are fp64 loops over large outputs; this spreads one over the machine's cores.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace gpulab {
+
+// Calls body(i) for i in [0, n), in chunks claimed dynamically by hardware_concurrency threads.
+template <class Body>
+void parallel_for(size_t n, Body body) {
+  const size_t threads =
+      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), n));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) body(i);
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace gpulab

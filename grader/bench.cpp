@@ -1,0 +1,93 @@
+#include "bench.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include "dataset_store.h"
+#include "device.h"
+#include "lab_config.h"
+#include "paths.h"
+#include "process.h"
+
+namespace gpulab {
+
+int bench(const BenchOptions& o, std::ostream& out) {
+  const Paths paths = Paths::current();
+  const LabConfig lab = LabConfig::load(paths.lab_dir(o.lab) / "lab.json");
+  const DeviceInfo dev = device_preflight();
+  const std::filesystem::path runner =
+      o.runner.empty() ? paths.reference_runner(lab.id) : std::filesystem::path(o.runner);
+  if (!std::filesystem::exists(runner)) {
+    out << "gpulab bench: " << runner.string() << " is missing; build gpulab first\n";
+    return 1;
+  }
+  out << "gpulab bench " << lab.id << " on "
+      << (dev.usable ? dev.name + " (" + dev.arch() + ")" : "a machine without a GPU") << "\n";
+  const std::string unit = lab.timing.value("work_unit", std::string("ops"));
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  %-9s %-12s %11s %9s %14s %14s %8s\n", "part", "dataset",
+                "median ms", "rel.se", (unit + "/s").c_str(), "ceiling/s", "of ceil");
+  out << buf;
+  int status = 0;
+  for (const auto& part : lab.parts) {
+    if (!o.part.empty() && o.part != part.name) continue;
+    if (part.gpu && !dev.usable) {
+      out << "  " << part.name << ": skipped, no GPU (" << dev.problem << ")\n";
+      continue;
+    }
+    for (const auto& g : lab.groups) {
+      if (!g.timing) continue;
+      for (const auto& ds : g.datasets) {
+        if (!ds.applies_to(part.name)) continue;
+        const DatasetDirs d =
+            materialize(lab, g, ds, 0, paths.cache_dir() / "datasets" / lab.id);
+        const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
+        std::filesystem::remove_all(out_dir);
+        std::filesystem::create_directories(out_dir);
+        const ProcessResult p = run_process(
+            {{runner.string(), "--part", part.name, "--dataset", d.input.string(), "--out",
+              out_dir.string(), "--time", "--timing", lab.timing.dump()},
+             out_dir, 600, 16 * 1024, 0, 0});
+        std::ifstream in(out_dir / "result.json");
+        nlohmann::json r;
+        try {
+          r = nlohmann::json::parse(in);
+        } catch (const std::exception&) {
+        }
+        if (!p.ok() || !r.contains("timing")) {
+          out << "  " << part.name << " on " << ds.name << ": failed, the runner "
+              << p.describe() << "\n" << p.output << "\n";
+          status = 1;
+          continue;
+        }
+        const double ms = r["timing"]["median_ms"].get<double>();
+        const double rate = r.value("work", 0.0) / (ms * 1e-3);
+        const double ceiling = lab.timing.contains("ceiling_per_s")
+                                   ? lab.timing["ceiling_per_s"].value(part.gpu ? "gpu" : "cpu", 0.0)
+                                   : 0.0;
+        char ceil_s[32] = "-", frac[32] = "-";
+        if (ceiling > 0) {
+          std::snprintf(ceil_s, sizeof ceil_s, "%.3g", ceiling);
+          std::snprintf(frac, sizeof frac, "%.1f%%", 100 * rate / ceiling);
+        }
+        std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s\n",
+                      part.name.c_str(), ds.name.c_str(), ms,
+                      100 * r["timing"].value("rel_se", 0.0), rate, ceil_s, frac);
+        out << buf;
+        if (r.contains("baseline")) {
+          const double bms = r["baseline"]["timing"]["median_ms"].get<double>();
+          std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  (%s; "
+                        "the reference is %.1fx faster)\n",
+                        "baseline", ds.name.c_str(), bms,
+                        100 * r["baseline"]["timing"].value("rel_se", 0.0),
+                        r.value("work", 0.0) / (bms * 1e-3), "-", "-",
+                        r["baseline"].value("name", std::string()).c_str(), bms / ms);
+          out << buf;
+        }
+      }
+    }
+  }
+  return status;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,19 @@
+// gpulab bench: the reference's timings on the timing datasets, as throughput next to the
+// ceiling in lab.json, so a course can see what the hardware allows.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace gpulab {
+
+struct BenchOptions {
+  std::string lab;
+  std::string part;  // empty: every part
+  std::string runner;  // empty: the reference runner; else a runner to bench instead
+};
+
+// Returns the process exit status: 0 when every benchmark ran.
+int bench(const BenchOptions& options, std::ostream& out);
+
+}  // namespace gpulab

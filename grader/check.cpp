@@ -1,0 +1,65 @@
+#include "check.h"
+
+#include <cmath>
+#include <fstream>
+
+#include "compare.h"
+#include "npy.h"
+
+namespace gpulab {
+
+namespace {
+
+CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
+                        const std::filesystem::path& got_path, const DatasetDirs& ds) {
+  CompareResult r;
+  NpyArray got;
+  try {
+    got = read_npy(got_path, DType::f32);
+  } catch (const NpyError& e) {
+    r.problem = std::string("the runner's output is unusable: ") + e.what();
+    return r;
+  }
+  const NpyArray expected = read_npy(ds.expected / (spec.name + ".npy"), DType::f64);
+  const NpyArray magnitude = read_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
+  if (got.shape != expected.shape) {
+    r.problem = "has shape " + got.shape_string() + " but " + expected.shape_string() +
+                " was expected";
+    return r;
+  }
+  SumMagnitudeTolerance tol;
+  tol.K = spec.tolerance.K;
+  tol.unit_roundoff = spec.tolerance.unit_roundoff;
+  const auto& terms = params.at(spec.tolerance.terms);
+  tol.n_terms = terms.get<double>();
+  return compare_sum_magnitude(got.as<float>(), expected.as<double>(), magnitude.as<double>(),
+                               got.count(), tol);
+}
+
+}  // namespace
+
+CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
+                          const std::filesystem::path& out_dir, bool timed) {
+  CheckResult c;
+  c.pass = true;
+  std::ifstream meta_in(ds.input / "meta.json");
+  const nlohmann::json params = nlohmann::json::parse(meta_in).at("params");
+  for (const auto& name : part.outputs) {
+    const OutputSpec& spec = lab.outputs.at(name);
+    std::vector<std::string> files = {name};
+    if (timed) files.push_back("timed_" + name);
+    for (const auto& file : files) {
+      const CompareResult r = check_one(spec, params, out_dir / (file + ".npy"), ds);
+      const NpyArray shape_of = read_npy(ds.expected / (name + ".npy"));
+      const std::string label = file == name ? name : name + " (from a timed run)";
+      if (!c.message.empty()) c.message += "\n";
+      c.message += r.message(label, shape_of.shape);
+      c.pass = c.pass && r.pass && r.problem.empty();
+      if (!r.problem.empty()) c.max_err_over_bound = INFINITY;
+      c.max_err_over_bound = std::max(c.max_err_over_bound, r.max_err_over_bound);
+    }
+  }
+  return c;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,36 @@
+// Each lab's dataset generator and fp64 oracle registers itself here (datasets/<id>/), so the
+// grader has no switch over labs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace gpulab {
+
+class DatasetGenerator {
+ public:
+  virtual ~DatasetGenerator() = default;
+  // Bumped whenever the generator's output for the same (params, seed) changes; part of the
+  // cache key, so stale datasets are regenerated.
+  virtual int version() const = 0;
+  // Writes the input arrays (.npy) into input_dir; the caller writes meta.json. Throws
+  // std::invalid_argument naming the parameter when params are unusable.
+  virtual void generate(const nlohmann::json& params, uint64_t seed,
+                        const std::filesystem::path& input_dir) const = 0;
+  // Reads the inputs and writes the expected outputs into expected_dir as float64 .npy, with
+  // "<output>_magnitude.npy" beside each output whose tolerance model needs it.
+  virtual void oracle(const std::filesystem::path& input_dir,
+                      const std::filesystem::path& expected_dir) const = 0;
+};
+
+bool register_generator(const std::string& lab, std::unique_ptr<DatasetGenerator> generator);
+const DatasetGenerator* find_generator(const std::string& lab);
+
+}  // namespace gpulab
+
+#define GPULAB_DATASETS(LAB, TYPE)                                 \
+  static const bool gpulab_registered_generator_ =                 \
+      ::gpulab::register_generator(LAB, std::make_unique<TYPE>())

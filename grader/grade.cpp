@@ -1,0 +1,409 @@
+#include "grade.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "build.h"
+#include "check.h"
+#include "dataset_store.h"
+#include "device.h"
+#include "lab_config.h"
+#include "paths.h"
+#include "process.h"
+#include "stats.h"
+
+namespace gpulab {
+
+namespace {
+
+constexpr uint64_t kDefaultHiddenSeed = 20261122;
+
+// What one runner process produced, read back by the grader.
+struct RunOutcome {
+  bool ran = false;        // the runner exited 0 with status "ok"
+  bool no_gpu = false;
+  std::string message;     // why it did not run, for the student
+  nlohmann::json result;   // the runner's result.json
+};
+
+RunOutcome run_runner(const std::filesystem::path& runner, const std::string& part,
+                      const DatasetDirs& ds, const std::filesystem::path& out_dir, bool time,
+                      const nlohmann::json& timing, double timeout_s) {
+  RunOutcome o;
+  std::filesystem::remove_all(out_dir);
+  std::filesystem::create_directories(out_dir);
+  std::vector<std::string> argv = {runner.string(), "--part",  part, "--dataset",
+                                   ds.input.string(), "--out", out_dir.string()};
+  if (time) argv.insert(argv.end(), {"--time", "--timing", timing.dump()});
+  ProcessOptions po;
+  po.argv = argv;
+  po.cwd = out_dir;
+  po.timeout_s = timeout_s;
+  po.output_limit = 16 * 1024;
+  po.cpu_limit_s = 2 * timeout_s + 10;
+  po.file_size_limit = size_t{1} << 30;
+  const ProcessResult p = run_process(po);
+  std::ifstream in(out_dir / "result.json");
+  if (in) {
+    try {
+      o.result = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {
+    }
+  }
+  const std::string status = o.result.is_object() ? o.result.value("status", "") : "";
+  if (p.ok() && status == "ok") {
+    o.ran = true;
+    return o;
+  }
+  if (p.exit_code == 2 && !p.timed_out)  // the runner rejected its command line: our fault
+    throw std::runtime_error("the runner " + runner.string() + " rejected its arguments: " +
+                             o.result.value("message", p.output));
+  if (status == "no-gpu" || p.exit_code == 4) {
+    o.no_gpu = true;
+    o.message = o.result.value("message", "no GPU");
+    return o;
+  }
+  if (o.result.is_object() && o.result.contains("message") && !p.timed_out && p.signal == 0)
+    o.message = "your code failed: " + o.result["message"].get<std::string>();
+  else
+    o.message = "the run " + p.describe() + ".";
+  if (!p.output.empty()) {
+    std::string tail = p.output.size() > 2000 ? "..." + p.output.substr(p.output.size() - 2000)
+                                              : p.output;
+    o.message += "\nIts output:\n" + tail;
+  }
+  return o;
+}
+
+double timing_median(const RunOutcome& o) {
+  return o.result.contains("timing") ? o.result["timing"].value("median_ms", -1.0) : -1.0;
+}
+
+std::string fmt(const char* f, double a, double b = 0, double c = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a, b, c);
+  return buf;
+}
+
+std::string first_line_of(const std::vector<std::string>& cmd) {
+  const ProcessResult r = run_process({cmd, {}, 30, 4096, 0, 0});
+  std::string out = r.output;
+  // nvcc prints its release on the last-but-one line; keep the line that names the release.
+  size_t at = out.find("release");
+  if (at == std::string::npos) return out.substr(0, out.find('\n'));
+  const size_t start = out.rfind('\n', at);
+  const size_t end = out.find('\n', at);
+  return out.substr(start == std::string::npos ? 0 : start + 1,
+                    end == std::string::npos ? std::string::npos : end - start - 1);
+}
+
+class Grading {
+ public:
+  Grading(const GradeOptions& o, std::ostream& log) : o_(o), log_(log) {}
+
+  void run(Report& report) {
+    const auto t0 = std::chrono::steady_clock::now();
+    paths_ = Paths::current();
+    lab_ = LabConfig::load(paths_.lab_dir(o_.lab) / "lab.json");
+    if (o_.backend != "cuda")
+      throw std::runtime_error("backend \"" + o_.backend +
+                               "\" is not available (this gpulab has the cuda backend)");
+    device_ = device_preflight();
+    hidden_seed_ = hidden_seed();
+    report.environment = environment();
+    prepare_work_dir();
+
+    const auto src = stage_submission();
+    log_ << "building " << o_.submission.string() << "\n";
+    student_ = build_runner(lab_, paths_, src, work_ / "student-build");
+    if (!student_.ok) {
+      fail_all(report, "Your code did not build, so every part scores zero.\n" + student_.message);
+      return;
+    }
+    for (const auto& part : lab_.parts) {
+      if (!o_.parts.empty() &&
+          std::find(o_.parts.begin(), o_.parts.end(), part.name) == o_.parts.end())
+        continue;
+      grade_part(part, report);
+    }
+    if (!device_.usable && !o_.require_gpu)
+      report.output += "This machine has no usable CUDA GPU (" + device_.problem +
+                       "), so GPU parts were not graded and are left out of the maximum.";
+    report.execution_time_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  ~Grading() {
+    if (remove_work_) std::filesystem::remove_all(work_);
+  }
+
+ private:
+  uint64_t hidden_seed() {
+    if (o_.hidden_seed) return *o_.hidden_seed;
+    if (const char* s = std::getenv("GPULAB_HIDDEN_SEED"); s && *s) return std::stoull(s);
+    if (o_.include_hidden)
+      log_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
+              "hidden datasets use gpulab's default seed, which students can reproduce\n";
+    return kDefaultHiddenSeed;
+  }
+
+  nlohmann::json environment() const {
+    nlohmann::json e = {{"version", GPULAB_VERSION},
+                        {"lab", lab_.id},
+                        {"backend", o_.backend},
+                        {"device", device_.to_json()},
+                        {"compiler", first_line_of({paths_.nvcc.string(), "--version"})}};
+    return e;
+  }
+
+  void prepare_work_dir() {
+    if (!o_.work_dir.empty()) {
+      work_ = o_.work_dir;
+      std::filesystem::create_directories(work_);
+      return;
+    }
+    std::string tmpl = (std::filesystem::temp_directory_path() / "gpulab-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
+    work_ = tmpl;
+    remove_work_ = true;
+  }
+
+  // Copies exactly the lab's student files into the work directory: nothing else of the
+  // submission (a modified interface header, say) is ever compiled.
+  std::filesystem::path stage_submission() {
+    const auto dst = work_ / "submission";
+    std::filesystem::remove_all(dst);
+    std::filesystem::create_directories(dst);
+    const auto& s = o_.submission;
+    if (std::filesystem::is_directory(s)) {
+      for (const auto& f : lab_.student_files)
+        if (std::filesystem::is_regular_file(s / f))
+          std::filesystem::copy_file(s / f, dst / f);
+    } else if (std::filesystem::is_regular_file(s)) {
+      const std::string name = s.filename().string();
+      if (std::find(lab_.student_files.begin(), lab_.student_files.end(), name) ==
+          lab_.student_files.end())
+        throw std::runtime_error("the submission file " + name + " is not one of this lab's "
+                                 "student files");
+      std::filesystem::copy_file(s, dst / name);
+    } else {
+      throw std::runtime_error("the submission " + s.string() + " does not exist");
+    }
+    return dst;
+  }
+
+  void fail_all(Report& report, const std::string& why) {
+    for (const auto& part : lab_.parts) {
+      const auto& r = lab_.rubric.at(part.name);
+      double max = r.performance;
+      for (const auto& [g, pts] : r.group_points) max += pts;
+      if (part.gpu && !device_.usable && !o_.require_gpu) max = 0;
+      Test t{part.name + ": does not build", 0, max, false, why, "visible", {part.name}, {}};
+      report.tests.push_back(t);
+    }
+  }
+
+  const std::filesystem::path& reference_runner() {
+    if (!reference_.empty()) return reference_;
+    const auto prebuilt = paths_.reference_runner(lab_.id);
+    if (std::filesystem::exists(prebuilt)) {
+      reference_ = prebuilt;
+      return reference_;
+    }
+    const BuildResult b =
+        build_runner(lab_, paths_, paths_.reference_dir(lab_.id), work_ / "reference-build");
+    if (!b.ok) throw std::runtime_error("the reference solution did not build: " + b.message);
+    reference_ = b.runner;
+    return reference_;
+  }
+
+  bool wanted(const DatasetSpec& ds, const std::string& part) const {
+    return ds.applies_to(part) && (o_.dataset.empty() || o_.dataset == ds.name);
+  }
+
+  DatasetDirs dataset(const GroupSpec& g, const DatasetSpec& ds) {
+    return materialize(lab_, g, ds, hidden_seed_, paths_.cache_dir() / "datasets" / lab_.id);
+  }
+
+  void grade_part(const PartSpec& part, Report& report) {
+    const PartRubric& rubric = lab_.rubric.at(part.name);
+    if (part.gpu && !device_.usable) {
+      double max = 0;
+      if (o_.require_gpu) {
+        max = rubric.performance;
+        for (const auto& [g, pts] : rubric.group_points) max += pts;
+      }
+      report.tests.push_back({part.name + ": not graded (no GPU)", 0, max, false,
+                              "This part needs a CUDA GPU and the grading machine has none: " +
+                                  device_.problem,
+                              "visible", {part.name}, {}});
+      return;
+    }
+    bool public_ok = true;
+    for (const auto& g : lab_.groups) {
+      if (g.timing || !g.on_backend(o_.backend) || (g.hidden && !o_.include_hidden)) continue;
+      std::vector<const DatasetSpec*> sets;
+      for (const auto& ds : g.datasets)
+        if (wanted(ds, part.name)) sets.push_back(&ds);
+      if (sets.empty()) continue;
+      const double points = rubric.group_points.count(g.name) ? rubric.group_points.at(g.name) : 0;
+      int passed = 0;
+      std::string details;
+      for (const DatasetSpec* ds : sets) {
+        log_ << "  " << part.name << " on " << ds->name << "\n";
+        const DatasetDirs d = dataset(g, *ds);
+        const auto out = work_ / "runs" / part.name / ds->name;
+        const RunOutcome o = run_runner(student_.runner, part.name, d, out, false, {},
+                                        o_.run_timeout_s);
+        DatasetRow row{part.name, ds->name, "error", INFINITY, -1, -1};
+        std::string line;
+        if (o.ran) {
+          const CheckResult c = check_outputs(lab_, part, d, out, false);
+          row.result = c.pass ? "pass" : "FAIL";
+          row.err_over_bound = c.max_err_over_bound;
+          passed += c.pass;
+          line = std::string(c.pass ? "PASS " : "FAIL ") + ds->name + ": " + c.message;
+        } else {
+          line = "FAIL " + ds->name + ": " + o.message;
+        }
+        report.rows.push_back(row);
+        details += line + "\n";
+      }
+      const bool all = passed == static_cast<int>(sets.size());
+      if (!g.hidden) public_ok = public_ok && all;
+      Test t;
+      t.name = part.name + ": correctness on the " + g.name + " datasets";
+      t.max_score = points;
+      t.score = all ? points : 0;
+      t.passed = all;
+      t.tags = {part.name, g.name};
+      t.output = std::to_string(passed) + " of " + std::to_string(sets.size()) + " " + g.name +
+                 " datasets passed" + (all ? "." : "; every one must pass for these points.");
+      if (!g.hidden) t.output += "\n" + details;
+      report.tests.push_back(t);
+      if (g.hidden)  // the details, for instructors only
+        report.tests.push_back({part.name + ": " + g.name + " dataset details (instructors)", 0,
+                                0, all, details, "hidden", {part.name, g.name}, {}});
+    }
+    if (o_.performance && rubric.performance > 0) grade_performance(part, public_ok, report);
+  }
+
+  void grade_performance(const PartSpec& part, bool public_ok, Report& report) {
+    const PartRubric& rubric = lab_.rubric.at(part.name);
+    for (const auto& g : lab_.groups) {
+      if (!g.timing || !g.on_backend(o_.backend)) continue;
+      for (const auto& ds : g.datasets) {
+        if (!wanted(ds, part.name)) continue;
+        Test t;
+        t.name = part.name + ": performance on " + ds.name;
+        t.max_score = rubric.performance;
+        t.tags = {part.name, "performance"};
+        t.output = time_part(part, g, ds, public_ok, t, report);
+        report.tests.push_back(t);
+        return;  // one timing dataset per part
+      }
+    }
+  }
+
+  // Alternates student and reference timed runs (S R R S S R ...) so slow drifts of the
+  // machine hit both alike; the score uses the ratio of the medians.
+  std::string time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds,
+                        bool public_ok, Test& t, Report& report) {
+    const DatasetDirs d = dataset(g, ds);
+    const int rounds = std::max(1, lab_.timing.value("rounds", 3));
+    std::vector<double> student, reference;
+    DatasetRow row{part.name, ds.name, "pass", 0, -1, -1};
+    double work = 0;
+    for (int r = 0; r < rounds; ++r) {
+      for (int k = 0; k < 2; ++k) {
+        const bool student_turn = (k == 0) == (r % 2 == 0);
+        const auto out = work_ / "timed" / part.name / (student_turn ? "student" : "reference");
+        log_ << "  timing " << (student_turn ? "your " : "reference ") << part.name << " on "
+             << ds.name << " (round " << r + 1 << " of " << rounds << ")\n";
+        const RunOutcome o =
+            run_runner(student_turn ? student_.runner : reference_runner(), part.name, d, out,
+                       true, lab_.timing, o_.timed_run_timeout_s);
+        if (!student_turn) {
+          if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
+          reference.push_back(timing_median(o));
+          continue;
+        }
+        if (!o.ran) {
+          row.result = "error";
+          report.rows.push_back(row);
+          return "Not timed: " + o.message;
+        }
+        const CheckResult c = check_outputs(lab_, part, d, out, true);
+        row.err_over_bound = std::max(row.err_over_bound, c.max_err_over_bound);
+        if (!c.pass) {
+          row.result = "FAIL";
+          report.rows.push_back(row);
+          return "The outputs of the timed run are wrong, so no performance points:\n" +
+                 c.message;
+        }
+        student.push_back(timing_median(o));
+        work = o.result.value("work", 0.0);
+      }
+    }
+    const double s = median(student), ref = median(reference);
+    row.student_ms = s;
+    row.reference_ms = ref;
+    report.rows.push_back(row);
+    const double ratio = s / ref;
+    t.extra = {{"student_ms", s}, {"reference_ms", ref}, {"ratio", ratio}, {"work", work},
+               {"student_samples_ms", student}, {"reference_samples_ms", reference}};
+    report.leaderboard.push_back({part.name + " time (ms)", s, "asc"});
+    std::string out = fmt("Your median time %.4g ms, the reference's %.4g ms: ratio %.3f. ", s,
+                          ref, ratio);
+    const std::string device = part.gpu ? "gpu" : "cpu";
+    const double ceiling = lab_.timing.contains("ceiling_per_s")
+                               ? lab_.timing["ceiling_per_s"].value(device, 0.0)
+                               : 0.0;
+    if (ceiling > 0 && work > 0 && s > 0) {
+      const double slack = lab_.timing.value("floor_slack", 1.5);
+      const double floor_ms = work / (ceiling * slack) * 1e3;
+      if (s < floor_ms) {
+        t.score = 0;
+        return out + fmt("That is faster than the hardware can do this work (floor %.4g ms), so "
+                         "the timing is rejected as implausible.",
+                         floor_ms);
+      }
+    }
+    if (!public_ok) return out + "No performance points while a public dataset fails.";
+    const double f = lab_.curve.fraction(ratio);
+    t.score = f * t.max_score;
+    t.passed = f >= 1;
+    out += fmt("Full points at a ratio of %.2f or less; this earns %.0f%% of them.",
+               lab_.curve.full_at_ratio, 100 * f);
+    return out;
+  }
+
+  const GradeOptions& o_;
+  std::ostream& log_;
+  Paths paths_;
+  LabConfig lab_;
+  DeviceInfo device_;
+  uint64_t hidden_seed_ = 0;
+  std::filesystem::path work_, reference_;
+  bool remove_work_ = false;
+  BuildResult student_;
+};
+
+}  // namespace
+
+Report grade(const GradeOptions& options, std::ostream& log) {
+  Report report;
+  try {
+    Grading g(options, log);
+    g.run(report);
+  } catch (const std::exception& e) {
+    report.grader_error = e.what();
+  }
+  return report;
+}
+
+}  // namespace gpulab

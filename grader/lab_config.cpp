@@ -1,0 +1,213 @@
+#include "lab_config.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace gpulab {
+
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& why) const {
+    throw LabConfigError(file_.string() + ": " + where + ": " + why);
+  }
+  const nlohmann::json& field(const nlohmann::json& obj, const std::string& key,
+                              const std::string& where) const {
+    if (!obj.is_object()) fail(where, "must be an object");
+    if (!obj.contains(key)) fail(where, "missing \"" + key + "\"");
+    return obj[key];
+  }
+  std::string str(const nlohmann::json& obj, const std::string& key,
+                  const std::string& where) const {
+    const auto& v = field(obj, key, where);
+    if (!v.is_string() || v.get<std::string>().empty())
+      fail(where + "." + key, "must be a non-empty string");
+    return v.get<std::string>();
+  }
+  double num(const nlohmann::json& obj, const std::string& key, const std::string& where) const {
+    const auto& v = field(obj, key, where);
+    if (!v.is_number()) fail(where + "." + key, "must be a number");
+    return v.get<double>();
+  }
+  std::vector<std::string> strings(const nlohmann::json& v, const std::string& where) const {
+    if (!v.is_array()) fail(where, "must be an array of strings");
+    std::vector<std::string> out;
+    for (const auto& s : v) {
+      if (!s.is_string()) fail(where, "must be an array of strings");
+      out.push_back(s.get<std::string>());
+    }
+    return out;
+  }
+
+ private:
+  std::filesystem::path file_;
+};
+
+}  // namespace
+
+bool DatasetSpec::applies_to(const std::string& part) const {
+  return parts.empty() || std::find(parts.begin(), parts.end(), part) != parts.end();
+}
+
+bool GroupSpec::on_backend(const std::string& backend) const {
+  return std::find(backends.begin(), backends.end(), backend) != backends.end();
+}
+
+double PerformanceCurve::fraction(double ratio) const {
+  if (!(ratio > 0)) return 0;
+  if (ratio <= full_at_ratio) return 1;
+  if (ratio > zero_past_ratio) return 0;
+  return full_at_ratio / ratio;
+}
+
+LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
+  Reader r(lab_json);
+  std::ifstream in(lab_json);
+  if (!in) throw LabConfigError(lab_json.string() + ": cannot open");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
+  }
+  LabConfig c;
+  c.dir = lab_json.parent_path();
+  c.id = r.str(j, "id", "lab");
+  if (c.id != c.dir.filename().string())
+    r.fail("id", "\"" + c.id + "\" does not match the folder name \"" +
+                     c.dir.filename().string() + "\"");
+  c.title = r.str(j, "title", "lab");
+  c.interface = r.str(j, "interface", "lab");
+  c.student_files = r.strings(r.field(j, "student_files", "lab"), "student_files");
+  if (c.student_files.empty()) r.fail("student_files", "must name at least one file");
+  for (const auto& f : c.student_files)
+    if (f.find('/') != std::string::npos || f.find("..") != std::string::npos)
+      r.fail("student_files", "\"" + f + "\" must be a plain file name");
+  if (j.contains("nvcc_flags")) c.nvcc_flags = r.strings(j["nvcc_flags"], "nvcc_flags");
+
+  const auto& outputs = r.field(j, "outputs", "lab");
+  if (!outputs.is_object() || outputs.empty()) r.fail("outputs", "must be a non-empty object");
+  for (const auto& [name, o] : outputs.items()) {
+    const std::string where = "outputs." + name;
+    OutputSpec s{name, r.str(o, "dtype", where), {}};
+    if (s.dtype != "float32") r.fail(where + ".dtype", "only float32 outputs are supported");
+    const auto& t = r.field(o, "tolerance", where);
+    s.tolerance.model = r.str(t, "model", where + ".tolerance");
+    if (s.tolerance.model != "sum_magnitude")
+      r.fail(where + ".tolerance.model", "unknown model \"" + s.tolerance.model +
+                                             "\" (known: sum_magnitude)");
+    s.tolerance.K = r.num(t, "K", where + ".tolerance");
+    s.tolerance.unit_roundoff = r.num(t, "unit_roundoff", where + ".tolerance");
+    s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
+    if (!(s.tolerance.K > 0) || !(s.tolerance.unit_roundoff > 0))
+      r.fail(where + ".tolerance", "K and unit_roundoff must be > 0");
+    c.outputs[name] = s;
+  }
+
+  const auto& parts = r.field(j, "parts", "lab");
+  if (!parts.is_array() || parts.empty()) r.fail("parts", "must be a non-empty array");
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string where = "parts[" + std::to_string(i) + "]";
+    PartSpec p{r.str(parts[i], "name", where), r.str(parts[i], "title", where), false, {}};
+    const std::string device = r.str(parts[i], "device", where);
+    if (device != "gpu" && device != "cpu") r.fail(where + ".device", "must be \"gpu\" or \"cpu\"");
+    p.gpu = device == "gpu";
+    p.outputs = r.strings(r.field(parts[i], "outputs", where), where + ".outputs");
+    for (const auto& o : p.outputs)
+      if (!c.outputs.count(o)) r.fail(where + ".outputs", "\"" + o + "\" is not in \"outputs\"");
+    if (c.part(p.name)) r.fail(where + ".name", "part \"" + p.name + "\" appears twice");
+    c.parts.push_back(p);
+  }
+
+  const auto& groups = r.field(j, "dataset_groups", "lab");
+  if (!groups.is_array() || groups.empty()) r.fail("dataset_groups", "must be a non-empty array");
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const std::string where = "dataset_groups[" + std::to_string(g) + "]";
+    GroupSpec gs;
+    gs.name = r.str(groups[g], "name", where);
+    const std::string vis = r.str(groups[g], "visibility", where);
+    if (vis != "public" && vis != "hidden")
+      r.fail(where + ".visibility", "must be \"public\" or \"hidden\"");
+    gs.hidden = vis == "hidden";
+    gs.timing = groups[g].value("timing", false);
+    gs.backends = r.strings(r.field(groups[g], "backends", where), where + ".backends");
+    const auto& ds = r.field(groups[g], "datasets", where);
+    if (!ds.is_array() || ds.empty()) r.fail(where + ".datasets", "must be a non-empty array");
+    for (size_t d = 0; d < ds.size(); ++d) {
+      const std::string dw = where + ".datasets[" + std::to_string(d) + "]";
+      DatasetSpec s{r.str(ds[d], "name", dw), r.field(ds[d], "params", dw), std::nullopt, {}};
+      if (!s.params.is_object()) r.fail(dw + ".params", "must be an object");
+      if (ds[d].contains("seed")) {
+        if (!ds[d]["seed"].is_number_unsigned()) r.fail(dw + ".seed", "must be an integer >= 0");
+        s.seed = ds[d]["seed"].get<uint64_t>();
+      } else if (!gs.hidden) {
+        r.fail(dw, "a public dataset needs a fixed \"seed\"");
+      }
+      if (ds[d].contains("parts")) s.parts = r.strings(ds[d]["parts"], dw + ".parts");
+      for (const auto& p : s.parts)
+        if (!c.part(p)) r.fail(dw + ".parts", "no part named \"" + p + "\"");
+      gs.datasets.push_back(s);
+    }
+    c.groups.push_back(gs);
+  }
+
+  c.timing = r.field(j, "timing", "lab");
+  const auto& rubric = r.field(j, "rubric", "lab");
+  for (const auto& p : c.parts) {
+    const auto& pr = r.field(rubric, p.name, "rubric");
+    PartRubric e;
+    for (const auto& [key, value] : pr.items()) {
+      if (!value.is_number() || value.get<double>() < 0)
+        r.fail("rubric." + p.name + "." + key, "must be a number >= 0");
+      if (key == "performance") {
+        e.performance = value.get<double>();
+        continue;
+      }
+      const bool known = std::any_of(c.groups.begin(), c.groups.end(),
+                                     [&](const GroupSpec& g) { return g.name == key && !g.timing; });
+      if (!known)
+        r.fail("rubric." + p.name + "." + key,
+               "is neither \"performance\" nor a correctness dataset group");
+      e.group_points[key] = value.get<double>();
+    }
+    c.rubric[p.name] = e;
+  }
+  if (j.contains("performance_curve")) {
+    const auto& pc = j["performance_curve"];
+    c.curve.full_at_ratio = r.num(pc, "full_at_ratio", "performance_curve");
+    c.curve.zero_past_ratio = r.num(pc, "zero_past_ratio", "performance_curve");
+    if (!(c.curve.full_at_ratio >= 1) || !(c.curve.zero_past_ratio > c.curve.full_at_ratio))
+      r.fail("performance_curve", "needs 1 <= full_at_ratio < zero_past_ratio");
+  }
+  return c;
+}
+
+const PartSpec* LabConfig::part(const std::string& name) const {
+  for (const auto& p : parts)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+double LabConfig::max_points(bool include_performance) const {
+  double total = 0;
+  for (const auto& [name, r] : rubric) {
+    for (const auto& [g, pts] : r.group_points) total += pts;
+    if (include_performance) total += r.performance;
+  }
+  return total;
+}
+
+std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& source_root) {
+  std::vector<std::filesystem::path> files;
+  const auto labs = source_root / "labs";
+  if (!std::filesystem::is_directory(labs)) return files;
+  for (const auto& e : std::filesystem::directory_iterator(labs))
+    if (std::filesystem::is_regular_file(e.path() / "lab.json")) files.push_back(e.path() / "lab.json");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace gpulab

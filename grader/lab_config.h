@@ -1,0 +1,88 @@
+// lab.json, parsed and validated: everything an instructor changes about grading lives there.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+// A broken lab.json: what() names the file and the field.
+struct LabConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ToleranceSpec {
+  std::string model;  // "sum_magnitude"
+  double K = 0;
+  double unit_roundoff = 0;
+  std::string terms;  // dataset parameter that counts the summed terms
+};
+
+struct OutputSpec {
+  std::string name;
+  std::string dtype;
+  ToleranceSpec tolerance;
+};
+
+struct PartSpec {
+  std::string name, title;
+  bool gpu = false;
+  std::vector<std::string> outputs;
+};
+
+struct DatasetSpec {
+  std::string name;
+  nlohmann::json params;
+  std::optional<uint64_t> seed;  // fixed seed (public); none: derived from the instructor's
+  std::vector<std::string> parts;  // empty: every part
+  bool applies_to(const std::string& part) const;
+};
+
+struct GroupSpec {
+  std::string name;
+  bool hidden = false;
+  bool timing = false;
+  std::vector<std::string> backends;
+  std::vector<DatasetSpec> datasets;
+  bool on_backend(const std::string& backend) const;
+};
+
+struct PartRubric {
+  std::map<std::string, double> group_points;  // correctness points per dataset group
+  double performance = 0;
+};
+
+struct PerformanceCurve {
+  double full_at_ratio = 1.2;
+  double zero_past_ratio = 10.0;
+  // Fraction of the performance points for time ratio T_student / T_reference.
+  double fraction(double ratio) const;
+};
+
+struct LabConfig {
+  std::filesystem::path dir;  // labs/<id>
+  std::string id, title, interface;
+  std::vector<std::string> student_files;
+  std::vector<std::string> nvcc_flags;
+  std::vector<PartSpec> parts;
+  std::map<std::string, OutputSpec> outputs;
+  std::vector<GroupSpec> groups;
+  nlohmann::json timing;  // the runner's timing policy plus work/ceiling fields
+  std::map<std::string, PartRubric> rubric;
+  PerformanceCurve curve;
+
+  static LabConfig load(const std::filesystem::path& lab_json);
+  const PartSpec* part(const std::string& name) const;
+  double max_points(bool include_performance) const;
+};
+
+// Labs found under <source>/labs/*/lab.json, sorted by id.
+std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& source_root);
+
+}  // namespace gpulab

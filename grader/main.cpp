@@ -1,0 +1,161 @@
+// gpulab: the command line for students (run), instructors (grade, datasets, rubric) and
+// developers (bench).
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "bench.h"
+#include "dataset_store.h"
+#include "grade.h"
+#include "lab_config.h"
+#include "paths.h"
+#include "rubric.h"
+
+namespace {
+
+using namespace gpulab;
+
+LabConfig load_lab(const std::string& id) {
+  return LabConfig::load(Paths::current().lab_dir(id) / "lab.json");
+}
+
+int cmd_labs() {
+  for (const auto& file : find_lab_files(Paths::current().source)) {
+    try {
+      const LabConfig lab = LabConfig::load(file);
+      std::cout << lab.id << "  " << lab.title << "\n    parts:";
+      for (const auto& p : lab.parts) std::cout << " " << p.name << (p.gpu ? " (GPU)" : " (CPU)");
+      std::cout << "\n";
+    } catch (const LabConfigError& e) {
+      std::cout << file.parent_path().filename().string() << "  BROKEN: " << e.what() << "\n";
+    }
+  }
+  return 0;
+}
+
+int finish(const Report& report, const std::string& out, bool table) {
+  if (!out.empty()) {
+    write_report(out, report);
+    std::cout << "wrote " << out << "\n";
+  }
+  if (table && !report.rows.empty()) std::cout << report.table();
+  std::cout << report.summary();
+  return report.grader_error.empty() ? 0 : 1;
+}
+
+int cmd_datasets(const std::string& id, const std::string& out, std::optional<uint64_t> seed,
+                 const std::string& group) {
+  const LabConfig lab = load_lab(id);
+  for (const auto& g : lab.groups) {
+    if (!group.empty() && g.name != group) continue;
+    if (g.hidden && !seed) {
+      std::cout << "skipping the " << g.name << " group: pass --seed to generate hidden datasets\n";
+      continue;
+    }
+    for (const auto& ds : g.datasets) {
+      const DatasetDirs d = materialize(lab, g, ds, seed.value_or(0), out);
+      std::cout << d.input.parent_path().string() << "  (seed " << d.seed << ")\n";
+    }
+  }
+  return 0;
+}
+
+int cmd_rubric(const std::string& id, bool update) {
+  const LabConfig lab = load_lab(id);
+  if (!update) {
+    std::cout << rubric_markdown(lab);
+    return 0;
+  }
+  const auto path = Paths::current().source / "handouts" / (id + ".md");
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!replace_rubric_block(text, lab)) {
+    std::cerr << path.string() << ": no rubric markers found\n";
+    return 1;
+  }
+  std::ofstream(path) << text;
+  std::cout << "updated " << path.string() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gpulab: CUDA labs with an autograder"};
+  app.require_subcommand(1);
+
+  app.add_subcommand("labs", "List the labs");
+
+  GradeOptions run_o, grade_o;
+  std::string run_out, grade_out;
+  bool run_no_time = false;
+  uint64_t hidden_seed = 0;
+  auto* run = app.add_subcommand("run", "Build your lab files and check them on the public "
+                                        "datasets, with times where a GPU is present");
+  run->add_option("lab", run_o.lab, "Lab id")->required();
+  run->add_option("--part", run_o.parts, "Only these parts");
+  run->add_option("--dataset", run_o.dataset, "Only this dataset");
+  run->add_option("--src", run_o.submission, "Directory with your files (default: labs/<lab>)");
+  run->add_option("--backend", run_o.backend, "cuda")->check(CLI::IsMember({"cuda", "sim"}));
+  run->add_flag("--no-time", run_no_time, "Skip the timed runs");
+  run->add_option("--out", run_out, "Also write a results.json here");
+
+  auto* grade_cmd = app.add_subcommand("grade", "Grade a submission and write results.json");
+  grade_cmd->add_option("lab", grade_o.lab, "Lab id")->required();
+  grade_cmd->add_option("--submission", grade_o.submission, "Directory or file")->required();
+  grade_cmd->add_option("--out", grade_out, "The report to write")->required();
+  grade_cmd->add_option("--part", grade_o.parts, "Only these parts");
+  grade_cmd->add_option("--hidden-seed", hidden_seed, "Seed of the hidden datasets");
+  grade_cmd->add_option("--backend", grade_o.backend, "cuda")->check(CLI::IsMember({"cuda", "sim"}));
+  grade_cmd->add_flag("--require-gpu", grade_o.require_gpu,
+                      "Score GPU parts zero, rather than leave them out, without a GPU");
+  grade_cmd->add_option("--timeout", grade_o.run_timeout_s, "Seconds per correctness run");
+  grade_cmd->add_option("--work-dir", grade_o.work_dir, "Keep build and run files here");
+
+  BenchOptions bench_o;
+  auto* bench_cmd = app.add_subcommand("bench", "Time the reference against the hardware ceiling");
+  bench_cmd->add_option("lab", bench_o.lab, "Lab id")->required();
+  bench_cmd->add_option("--part", bench_o.part, "Only this part");
+  bench_cmd->add_option("--runner", bench_o.runner, "Bench this runner instead of the reference");
+
+  std::string ds_lab, ds_out, ds_group;
+  uint64_t ds_seed = 0;
+  auto* ds_cmd = app.add_subcommand("datasets", "Generate a lab's datasets and expected outputs");
+  ds_cmd->add_option("lab", ds_lab, "Lab id")->required();
+  ds_cmd->add_option("--out", ds_out, "Directory")->required();
+  auto* seed_opt = ds_cmd->add_option("--seed", ds_seed, "Seed for the hidden datasets");
+  ds_cmd->add_option("--group", ds_group, "Only this group");
+
+  std::string rubric_lab;
+  bool rubric_update = false;
+  auto* rubric_cmd = app.add_subcommand("rubric", "Print a lab's rubric as Markdown");
+  rubric_cmd->add_option("lab", rubric_lab, "Lab id")->required();
+  rubric_cmd->add_flag("--update-handout", rubric_update, "Rewrite the handout's rubric block");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (app.got_subcommand("labs")) return cmd_labs();
+    if (run->parsed()) {
+      if (run_o.submission.empty()) run_o.submission = Paths::current().lab_dir(run_o.lab);
+      run_o.include_hidden = false;
+      run_o.performance = !run_no_time;
+      const Report r = grade(run_o, std::cerr);
+      return finish(r, run_out, true);
+    }
+    if (grade_cmd->parsed()) {
+      if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
+      Report r = grade(grade_o, std::cerr);
+      return finish(r, grade_out, false);
+    }
+    if (bench_cmd->parsed()) return bench(bench_o, std::cout);
+    if (ds_cmd->parsed())
+      return cmd_datasets(ds_lab, ds_out,
+                          seed_opt->count() ? std::optional<uint64_t>(ds_seed) : std::nullopt,
+                          ds_group);
+    if (rubric_cmd->parsed()) return cmd_rubric(rubric_lab, rubric_update);
+  } catch (const std::exception& e) {
+    std::cerr << "gpulab: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,37 @@
+// Running an untrusted child process: its own session and process group, resource limits,
+// a wall-clock timeout that kills the whole group, and output captured up to a bound.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+struct ProcessOptions {
+  std::vector<std::string> argv;
+  std::filesystem::path cwd;
+  double timeout_s = 60;
+  size_t output_limit = 64 * 1024;  // bytes of stdout+stderr kept; the rest is counted, dropped
+  double cpu_limit_s = 0;           // RLIMIT_CPU; 0: none
+  size_t file_size_limit = 0;       // RLIMIT_FSIZE in bytes; 0: none
+};
+
+struct ProcessResult {
+  int exit_code = -1;  // when it exited normally
+  int signal = 0;      // when a signal ended it
+  bool timed_out = false;
+  bool output_truncated = false;
+  size_t output_bytes = 0;  // everything it printed, kept or not
+  std::string output;       // stdout and stderr, interleaved, up to output_limit
+  double wall_s = 0;
+  std::string start_error;  // set when it could not be started at all
+
+  bool ok() const { return start_error.empty() && !timed_out && signal == 0 && exit_code == 0; }
+  // "exited with status 3", "killed by signal 11 (Segmentation fault)", "timed out after 60 s".
+  std::string describe() const;
+};
+
+ProcessResult run_process(const ProcessOptions& options);
+
+}  // namespace gpulab

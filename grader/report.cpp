@@ -1,0 +1,100 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+namespace gpulab {
+
+double Report::score() const {
+  double s = 0;
+  for (const auto& t : tests) s += t.score;
+  return s;
+}
+
+double Report::max_score() const {
+  double s = 0;
+  for (const auto& t : tests) s += t.max_score;
+  return s;
+}
+
+nlohmann::json Report::to_json() const {
+  nlohmann::json j;
+  if (grader_error.empty()) j["score"] = score();
+  j["execution_time"] = std::round(execution_time_s);
+  j["output"] = grader_error.empty() ? output : "The grader failed; no score was given. " +
+                                                    grader_error;
+  j["visibility"] = "visible";
+  j["stdout_visibility"] = "hidden";
+  j["tests"] = nlohmann::json::array();
+  int number = 0;
+  for (const auto& t : tests) {
+    nlohmann::json e = {{"name", t.name},
+                        {"number", std::to_string(++number)},
+                        {"score", t.score},
+                        {"max_score", t.max_score},
+                        {"status", t.passed ? "passed" : "failed"},
+                        {"output", t.output},
+                        {"tags", t.tags},
+                        {"visibility", t.visibility},
+                        {"extra_data", t.extra}};
+    j["tests"].push_back(e);
+  }
+  j["leaderboard"] = nlohmann::json::array();
+  for (const auto& l : leaderboard)
+    j["leaderboard"].push_back({{"name", l.name}, {"value", l.value}, {"order", l.order}});
+  j["extra_data"] = {{"gpulab", environment}};
+  if (!grader_error.empty()) j["extra_data"]["grader_error"] = grader_error;
+  return j;
+}
+
+std::string Report::summary() const {
+  std::string s;
+  char buf[512];
+  if (!grader_error.empty()) return "grader error (no score given): " + grader_error + "\n";
+  for (const auto& t : tests) {
+    if (t.visibility == "hidden") continue;
+    std::snprintf(buf, sizeof buf, "  %-6s %6.1f / %-6.1f %s\n", t.passed ? "ok" : "FAIL",
+                  t.score, t.max_score, t.name.c_str());
+    s += buf;
+  }
+  std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f\n", score(), max_score());
+  s += buf;
+  if (!output.empty()) s += output + "\n";
+  return s;
+}
+
+std::string Report::table() const {
+  std::string s;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  %-9s %-26s %-7s %12s %11s %11s %7s\n", "part", "dataset",
+                "result", "err/bound", "time ms", "ref ms", "ratio");
+  s += buf;
+  for (const auto& r : rows) {
+    char err[32] = "-", t[32] = "-", ref[32] = "-", ratio[32] = "-";
+    if (std::isfinite(r.err_over_bound)) std::snprintf(err, sizeof err, "%.3g", r.err_over_bound);
+    else std::snprintf(err, sizeof err, "inf");
+    if (r.student_ms >= 0) std::snprintf(t, sizeof t, "%.4g", r.student_ms);
+    if (r.reference_ms >= 0) std::snprintf(ref, sizeof ref, "%.4g", r.reference_ms);
+    if (r.student_ms > 0 && r.reference_ms > 0)
+      std::snprintf(ratio, sizeof ratio, "%.2fx", r.student_ms / r.reference_ms);
+    std::snprintf(buf, sizeof buf, "  %-9s %-26s %-7s %12s %11s %11s %7s\n", r.part.c_str(),
+                  r.dataset.c_str(), r.result.c_str(), err, t, ref, ratio);
+    s += buf;
+  }
+  return s;
+}
+
+void write_report(const std::filesystem::path& path, const Report& report) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  const auto tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write the report to " + tmp);
+    out << report.to_json().dump(2) << "\n";
+    if (!out) throw std::runtime_error("writing the report to " + tmp + " failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace gpulab

@@ -1,0 +1,114 @@
+#include "compare.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "poison.h"
+
+namespace gpulab {
+
+double SumMagnitudeTolerance::bound(double magnitude) const {
+  return K * std::sqrt(std::max(n_terms, 1.0)) * unit_roundoff * magnitude;
+}
+
+std::string index_string(size_t flat, const std::vector<size_t>& shape) {
+  if (shape.empty()) return "[" + std::to_string(flat) + "]";
+  std::vector<size_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    const size_t extent = shape[d] ? shape[d] : 1;
+    idx[d] = flat % extent;
+    flat /= extent;
+  }
+  std::string s;
+  for (size_t i : idx) s += "[" + std::to_string(i) + "]";
+  return s;
+}
+
+CompareResult compare_sum_magnitude(const float* got, const double* expected,
+                                    const double* magnitude, size_t count,
+                                    const SumMagnitudeTolerance& tol) {
+  CompareResult r;
+  r.count = count;
+  bool have_unwritten = false;
+  double worst_ratio = -1;  // of the failing finite values; NaNs are reported only if none
+  for (size_t i = 0; i < count; ++i) {
+    const float g = got[i];
+    const double b = tol.bound(magnitude[i]);
+    if (is_poison(g)) {
+      if (!have_unwritten) r.first_unwritten = i;
+      have_unwritten = true;
+      ++r.n_unwritten;
+      continue;
+    }
+    if (!std::isfinite(g)) {
+      if (r.n_nan++ == 0 && worst_ratio < 0) {
+        r.worst_index = i;
+        r.worst_expected = expected[i];
+        r.worst_got = g;
+        r.worst_bound = b;
+      }
+      continue;
+    }
+    const double err = std::fabs(static_cast<double>(g) - expected[i]);
+    // A zero bound (no terms) demands an exact answer.
+    const double ratio = b > 0 ? err / b : (err == 0 ? 0.0 : INFINITY);
+    if (ratio > r.max_err_over_bound) r.max_err_over_bound = ratio;
+    if (err > b) {
+      ++r.n_fail;
+      if (ratio > worst_ratio) {
+        worst_ratio = ratio;
+        r.worst_index = i;
+        r.worst_expected = expected[i];
+        r.worst_got = g;
+        r.worst_bound = b;
+      }
+    }
+  }
+  if (r.n_nan || r.n_unwritten) r.max_err_over_bound = INFINITY;
+  r.pass = r.n_fail == 0 && r.n_nan == 0 && r.n_unwritten == 0;
+  return r;
+}
+
+std::string CompareResult::message(const std::string& output_name,
+                                   const std::vector<size_t>& shape) const {
+  if (!problem.empty()) return output_name + ": " + problem;
+  char buf[512];
+  if (pass) {
+    std::snprintf(buf, sizeof buf,
+                  "%s: all %zu values within tolerance (largest error is %.3g of its bound)",
+                  output_name.c_str(), count, max_err_over_bound);
+    return buf;
+  }
+  std::string m = output_name + ": ";
+  if (n_unwritten) {
+    std::snprintf(buf, sizeof buf,
+                  "%zu of %zu values were never written (they still hold the poison NaN the "
+                  "output buffer starts with), the first at %s. ",
+                  n_unwritten, count, index_string(first_unwritten, shape).c_str());
+    m += buf;
+    if (n_unwritten == count)
+      m += "Nothing was written at all: is the part implemented, and are its kernels launched? ";
+    else
+      m += "Check the bounds of your grid: are all elements covered? ";
+  }
+  if (n_nan) {
+    std::snprintf(buf, sizeof buf,
+                  "%zu values are NaN or infinite. If you accumulate into the output, set it "
+                  "first: it arrives filled with NaN. ",
+                  n_nan);
+    m += buf;
+  }
+  if (n_fail) {
+    std::snprintf(buf, sizeof buf,
+                  "%zu of %zu values are outside the error bound; the worst is at %s: expected "
+                  "%.9g, got %.9g, error %.3g, allowed %.3g (%.3g times the bound).",
+                  n_fail, count, index_string(worst_index, shape).c_str(), worst_expected,
+                  worst_got, std::fabs(worst_got - worst_expected), worst_bound,
+                  max_err_over_bound);
+    m += buf;
+  }
+  while (!m.empty() && m.back() == ' ') m.pop_back();
+  return m;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,45 @@
+// Output comparison against the fp64 oracle, with the tolerance models of DESIGN.md, and a
+// diagnosis a student can act on.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+// Sums: |got - expected| <= K * sqrt(n_terms) * u * magnitude, where magnitude is the sum of the
+// absolute values of the terms (so the bound follows cancellation-free error growth, not the
+// possibly tiny result).
+struct SumMagnitudeTolerance {
+  double K = 4.0;
+  double unit_roundoff = 0x1p-24;
+  double n_terms = 1.0;
+  double bound(double magnitude) const;
+};
+
+struct CompareResult {
+  bool pass = false;
+  size_t count = 0;
+  size_t n_fail = 0;       // finite values outside the bound
+  size_t n_nan = 0;        // NaN or infinity that the code computed
+  size_t n_unwritten = 0;  // still holding the poison value
+  // The failing element with the largest error relative to its bound (or the first NaN).
+  size_t worst_index = 0;
+  double worst_expected = 0, worst_got = 0, worst_bound = 0;
+  double max_err_over_bound = 0;  // over all elements; < 1 means pass
+  size_t first_unwritten = 0;
+  std::string problem;  // shape or dtype mismatch; set means nothing else was compared
+
+  // One paragraph for a student: what failed, where (as [k][j][i] for this shape), by how much.
+  std::string message(const std::string& output_name, const std::vector<size_t>& shape) const;
+};
+
+CompareResult compare_sum_magnitude(const float* got, const double* expected,
+                                    const double* magnitude, size_t count,
+                                    const SumMagnitudeTolerance& tol);
+
+// "[3][17][5]" for a flat index into a C-ordered array of this shape.
+std::string index_string(size_t flat, const std::vector<size_t>& shape);
+
+}  // namespace gpulab

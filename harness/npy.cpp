@@ -1,0 +1,186 @@
+#include "npy.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace gpulab {
+
+namespace {
+
+struct DTypeInfo {
+  DType type;
+  const char* descr;
+  const char* name;
+  size_t size;
+};
+
+constexpr DTypeInfo kTypes[] = {
+    {DType::f32, "<f4", "float32", 4}, {DType::f64, "<f8", "float64", 8},
+    {DType::i32, "<i4", "int32", 4},   {DType::i64, "<i8", "int64", 8},
+    {DType::u8, "|u1", "uint8", 1},
+};
+
+const DTypeInfo& info(DType t) {
+  for (const auto& i : kTypes)
+    if (i.type == t) return i;
+  throw std::logic_error("unknown dtype");
+}
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& why) {
+  throw NpyError(path.string() + ": " + why);
+}
+
+// Returns the text of a quoted value or tuple for `key` in the header dictionary.
+std::string header_value(const std::string& header, const std::string& key,
+                         const std::filesystem::path& path) {
+  const std::string quoted = "'" + key + "'";
+  size_t at = header.find(quoted);
+  if (at == std::string::npos) fail(path, "header has no '" + key + "' entry");
+  at = header.find(':', at + quoted.size());
+  if (at == std::string::npos) fail(path, "header entry '" + key + "' has no value");
+  ++at;
+  while (at < header.size() && header[at] == ' ') ++at;
+  if (at >= header.size()) fail(path, "header entry '" + key + "' has no value");
+  size_t end;
+  if (header[at] == '\'') {
+    end = header.find('\'', at + 1);
+    if (end == std::string::npos) fail(path, "unterminated string in header");
+    return header.substr(at + 1, end - at - 1);
+  }
+  if (header[at] == '(') {
+    end = header.find(')', at);
+    if (end == std::string::npos) fail(path, "unterminated shape tuple in header");
+    return header.substr(at, end - at + 1);
+  }
+  end = header.find_first_of(",}", at);
+  if (end == std::string::npos) fail(path, "malformed header");
+  return header.substr(at, end - at);
+}
+
+std::vector<size_t> parse_shape(const std::string& tuple, const std::filesystem::path& path) {
+  std::vector<size_t> shape;
+  std::string inner = tuple.substr(1, tuple.size() - 2);
+  std::stringstream ss(inner);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t b = item.find_first_not_of(' ');
+    if (b == std::string::npos) continue;
+    item = item.substr(b);
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(item.c_str(), &end, 10);
+    if (end == item.c_str() || errno != 0 || item[0] == '-')
+      fail(path, "bad dimension '" + item + "' in shape " + tuple);
+    shape.push_back(static_cast<size_t>(v));
+  }
+  return shape;
+}
+
+}  // namespace
+
+const char* dtype_name(DType t) { return info(t).name; }
+size_t dtype_size(DType t) { return info(t).size; }
+
+size_t NpyArray::count() const {
+  size_t n = 1;
+  for (size_t d : shape) n *= d;
+  return n;
+}
+
+std::string NpyArray::shape_string() const {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+NpyArray read_npy(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open file");
+  char magic[8];
+  if (!in.read(magic, 8)) fail(path, "file is shorter than an .npy header");
+  if (std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not an .npy file (bad magic bytes)");
+  const int major = static_cast<unsigned char>(magic[6]);
+  size_t header_len = 0;
+  if (major == 1) {
+    unsigned char b[2];
+    if (!in.read(reinterpret_cast<char*>(b), 2)) fail(path, "truncated header length");
+    header_len = b[0] | (b[1] << 8);
+  } else if (major == 2 || major == 3) {
+    unsigned char b[4];
+    if (!in.read(reinterpret_cast<char*>(b), 4)) fail(path, "truncated header length");
+    header_len = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<size_t>(b[3]) << 24);
+  } else {
+    fail(path, "unsupported .npy format version " + std::to_string(major));
+  }
+  if (header_len > (1u << 20)) fail(path, "header length is implausibly large");
+  std::string header(header_len, '\0');
+  if (!in.read(header.data(), static_cast<std::streamsize>(header_len)))
+    fail(path, "truncated header");
+
+  const std::string descr = header_value(header, "descr", path);
+  NpyArray a;
+  bool known = false;
+  for (const auto& i : kTypes)
+    if (descr == i.descr || (i.size == 1 && descr == "<u1")) {
+      a.dtype = i.type;
+      known = true;
+    }
+  if (!known)
+    fail(path, "unsupported dtype '" + descr +
+                   "' (gpulab reads little-endian float32, float64, int32, int64, uint8)");
+  if (header_value(header, "fortran_order", path) != "False")
+    fail(path, "Fortran-ordered arrays are not supported; save with numpy's default C order");
+  a.shape = parse_shape(header_value(header, "shape", path), path);
+
+  const size_t want = a.count() * dtype_size(a.dtype);
+  a.bytes.resize(want);
+  if (want && !in.read(reinterpret_cast<char*>(a.bytes.data()), static_cast<std::streamsize>(want)))
+    fail(path, "truncated data: shape " + a.shape_string() + " needs " + std::to_string(want) +
+                   " bytes of " + descr + " but the file ends early");
+  if (in.peek() != std::char_traits<char>::eof())
+    fail(path, "file has trailing bytes after the data of shape " + a.shape_string());
+  return a;
+}
+
+NpyArray read_npy(const std::filesystem::path& path, DType expected) {
+  NpyArray a = read_npy(path);
+  if (a.dtype != expected)
+    fail(path, std::string("holds ") + dtype_name(a.dtype) + " but " + dtype_name(expected) +
+                   " was expected");
+  return a;
+}
+
+void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
+               const void* data) {
+  std::string dict = std::string("{'descr': '") + info(dtype).descr +
+                     "', 'fortran_order': False, 'shape': (";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    dict += std::to_string(shape[i]);
+    dict += (shape.size() == 1 || i + 1 < shape.size()) ? "," : "";
+    if (i + 1 < shape.size()) dict += " ";
+  }
+  dict += "), }";
+  // Pad with spaces so that the data starts on a 64-byte boundary, ending the header in '\n'.
+  const size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) fail(path, "cannot create file");
+  out.write("\x93NUMPY\x01\x00", 8);
+  const unsigned char len[2] = {static_cast<unsigned char>(dict.size() & 0xff),
+                                static_cast<unsigned char>(dict.size() >> 8)};
+  out.write(reinterpret_cast<const char*>(len), 2);
+  out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
+  size_t n = 1;
+  for (size_t d : shape) n *= d;
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n * dtype_size(dtype)));
+  if (!out) fail(path, "write failed (disk full?)");
+}
+
+}  // namespace gpulab

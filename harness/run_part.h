@@ -1,0 +1,61 @@
+// The mechanism every part shares: run the student's function once on poisoned outputs and save
+// them, then, when asked, time it by the protocol and save the outputs of the last timed sample
+// too, so that timed runs are checked as well. Drivers supply only how to call the student.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "device_buffer.h"
+#include "poison.h"
+#include "runner.h"
+
+namespace gpulab {
+
+// One float output per input set, poisoned before each call. On the GPU, `device` buffers
+// are used; for CPU parts, `host` vectors.
+struct FloatOutput {
+  std::string name;
+  std::vector<size_t> shape;
+  size_t count() const;
+};
+
+class GpuOutputs {
+ public:
+  GpuOutputs(FloatOutput spec, int n_sets);
+  float* get(int set) { return sets_[static_cast<size_t>(set)].get(); }
+  void poison(int set);
+  std::vector<float> download(int set) const { return sets_[static_cast<size_t>(set)].download(); }
+  const FloatOutput& spec() const { return spec_; }
+
+ private:
+  FloatOutput spec_;
+  std::vector<DeviceBuffer<float>> sets_;
+  std::vector<float> poison_;
+};
+
+class CpuOutputs {
+ public:
+  CpuOutputs(FloatOutput spec, int n_sets);
+  float* get(int set) { return sets_[static_cast<size_t>(set)].data(); }
+  void poison(int set);
+  const float* data(int set) const { return sets_[static_cast<size_t>(set)].data(); }
+  const FloatOutput& spec() const { return spec_; }
+
+ private:
+  FloatOutput spec_;
+  std::vector<std::vector<float>> sets_;
+};
+
+// How many copies of the inputs a part should make: the policy's input_sets when timing, else 1.
+int input_sets(const RunContext& ctx);
+
+// `call(set)` invokes the student's host function on input set `set` and outputs `out.get(set)`.
+// `what` names the function in error messages ("dcs_gather").
+void run_gpu_part(RunContext& ctx, GpuOutputs& out, const SetFn& call, const char* what);
+void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call);
+
+// Times a trusted CPU baseline (not student code) on the same protocol; returns the result.
+TimingResult time_cpu_baseline(const RunContext& ctx, const SetFn& call);
+
+}  // namespace gpulab

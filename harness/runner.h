@@ -1,0 +1,51 @@
+// What a lab driver sees of the runner: the parts it registers, and the context of one run.
+//
+// A driver (labs/<id>/driver.cpp) registers each part with GPULAB_PART; the runner main
+// (runner_main.cpp) picks the part named on its command line, runs it on one dataset, and
+// writes the outputs as .npy and result.json into the output directory. Runners never see
+// expected outputs and never score.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dataset.h"
+#include "npy.h"
+#include "timing.h"
+
+namespace gpulab {
+
+struct RunContext {
+  Dataset dataset;
+  std::filesystem::path out_dir;
+  bool time = false;
+  TimingPolicy policy;
+  nlohmann::json result = nlohmann::json::object();
+
+  // Writes out_dir/<file>.npy and lists it in result["outputs"].
+  template <class T>
+  void write_output(const std::string& file, const std::vector<size_t>& shape, const T* host) {
+    write_npy(out_dir / (file + ".npy"), shape, host);
+    result["outputs"].push_back(file);
+  }
+};
+
+struct Part {
+  std::string name;
+  bool gpu = false;  // needs a CUDA device
+  void (*run)(RunContext&) = nullptr;
+};
+
+bool register_part(const Part& part);
+const Part* find_part(const std::string& name);
+std::vector<Part> all_parts();
+
+}  // namespace gpulab
+
+#define GPULAB_PART_CAT2(a, b) a##b
+#define GPULAB_PART_CAT(a, b) GPULAB_PART_CAT2(a, b)
+#define GPULAB_PART(NAME, NEEDS_GPU, FN)                                   \
+  static const bool GPULAB_PART_CAT(gpulab_registered_part_, __LINE__) = \
+      ::gpulab::register_part({NAME, NEEDS_GPU, FN})

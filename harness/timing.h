@@ -1,0 +1,45 @@
+// The timing protocol of DESIGN.md, for GPU code (CUDA events) and CPU code (steady clock).
+//
+// Each sample: prepare(set) (untimed: poison outputs), then for the GPU a device-wide sync, an
+// L2 flush (a write of twice the L2 size) and a reset of persisting L2 lines, then run(set)
+// between two events. Samples rotate among input sets (copies of the inputs at different
+// addresses) and continue until the standard error of the median is under target_rel_se of it,
+// or max_samples, or cap_ms of accumulated time.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace gpulab {
+
+struct TimingPolicy {
+  int warmup = 2;
+  int min_samples = 10;
+  int max_samples = 200;
+  double target_rel_se = 0.005;
+  double cap_ms = 3000;
+  int input_sets = 4;
+
+  static TimingPolicy from_json(const nlohmann::json& j);  // missing keys keep their defaults
+};
+
+struct TimingResult {
+  double median_ms = 0;
+  double rel_se = 0;  // standard error of the median over the median
+  bool converged = false;
+  std::vector<double> samples_ms;
+  int last_set = 0;  // the input set of the last sample, whose outputs are checked
+
+  nlohmann::json to_json() const;
+};
+
+using SetFn = std::function<void(int set)>;
+
+TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
+                      const SetFn& run);
+
+TimingResult time_cpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
+                      const SetFn& run);
+
+}  // namespace gpulab

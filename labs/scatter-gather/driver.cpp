@@ -1,0 +1,107 @@
+// scatter-gather's lab driver: loads a dataset, calls the student's functions through the
+// shared run/check/time mechanism, and holds the plain input-oriented CPU loop that cpu_fast is
+// timed against.
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "dcs.h"
+#include "run_part.h"
+
+namespace {
+
+using gpulab::RunContext;
+
+struct DcsInput {
+  std::vector<float> atoms;  // n x 4
+  int n_atoms = 0;
+  Lattice lattice{};
+  size_t points() const {
+    return static_cast<size_t>(lattice.nx) * static_cast<size_t>(lattice.ny) *
+           static_cast<size_t>(lattice.nz);
+  }
+};
+
+DcsInput load(const gpulab::Dataset& ds) {
+  DcsInput in;
+  const gpulab::NpyArray atoms = ds.input("atoms", gpulab::DType::f32);
+  if (atoms.shape.size() != 2 || atoms.shape[1] != 4)
+    throw std::runtime_error((ds.dir / "atoms.npy").string() + ": shape " + atoms.shape_string() +
+                             " is not (n, 4)");
+  in.atoms.assign(atoms.as<float>(), atoms.as<float>() + atoms.count());
+  in.n_atoms = static_cast<int>(atoms.shape[0]);
+  in.lattice = {static_cast<int>(ds.int_param("nx")), static_cast<int>(ds.int_param("ny")),
+                static_cast<int>(ds.int_param("nz")), static_cast<float>(ds.num_param("h"))};
+  if (in.lattice.nx < 1 || in.lattice.ny < 1 || in.lattice.nz < 1 || !(in.lattice.h > 0))
+    throw std::runtime_error((ds.dir / "meta.json").string() + ": lattice sizes must be >= 1 "
+                             "and h > 0");
+  return in;
+}
+
+gpulab::FloatOutput potential_spec(const DcsInput& in) {
+  return {"potential",
+          {static_cast<size_t>(in.lattice.nz), static_cast<size_t>(in.lattice.ny),
+           static_cast<size_t>(in.lattice.nx)}};
+}
+
+using DcsFn = void (*)(const float*, int, Lattice, float*);
+
+void gpu_part(RunContext& ctx, DcsFn fn, const char* what) {
+  const DcsInput in = load(ctx.dataset);
+  const int sets = gpulab::input_sets(ctx);
+  // Copies of the inputs at different addresses, so timed samples cannot reuse a cached result.
+  std::vector<gpulab::DeviceBuffer<float>> atoms;
+  for (int s = 0; s < sets; ++s) {
+    atoms.emplace_back(in.atoms.size());
+    atoms.back().upload(in.atoms.data());
+  }
+  gpulab::GpuOutputs out(potential_spec(in), sets);
+  gpulab::run_gpu_part(
+      ctx, out, [&](int s) { fn(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); }, what);
+  ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
+}
+
+void scatter(RunContext& ctx) { gpu_part(ctx, dcs_scatter, "dcs_scatter"); }
+void gather(RunContext& ctx) { gpu_part(ctx, dcs_gather, "dcs_gather"); }
+
+// The plain input-oriented loop: every atom visits every point. Its cache behaviour (the whole
+// lattice is streamed once per atom) is what the output-oriented code improves on.
+void cpu_plain(const float* atoms, int n_atoms, Lattice lat, float* potential) {
+  const size_t points = static_cast<size_t>(lat.nx) * lat.ny * lat.nz;
+  std::memset(potential, 0, points * sizeof(float));
+  for (int a = 0; a < n_atoms; ++a) {
+    const float ax = atoms[4 * a], ay = atoms[4 * a + 1], az = atoms[4 * a + 2];
+    const float q = atoms[4 * a + 3];
+    for (int k = 0; k < lat.nz; ++k)
+      for (int j = 0; j < lat.ny; ++j)
+        for (int i = 0; i < lat.nx; ++i) {
+          const float dx = i * lat.h - ax, dy = j * lat.h - ay, dz = k * lat.h - az;
+          potential[(static_cast<size_t>(k) * lat.ny + j) * lat.nx + i] +=
+              q / std::sqrt(dx * dx + dy * dy + dz * dz);
+        }
+  }
+}
+
+void cpu_fast(RunContext& ctx) {
+  const DcsInput in = load(ctx.dataset);
+  const int sets = gpulab::input_sets(ctx);
+  std::vector<std::vector<float>> atoms(static_cast<size_t>(sets), in.atoms);
+  gpulab::CpuOutputs out(potential_spec(in), sets);
+  gpulab::run_cpu_part(ctx, out, [&](int s) {
+    dcs_cpu_fast(atoms[static_cast<size_t>(s)].data(), in.n_atoms, in.lattice, out.get(s));
+  });
+  ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
+  if (ctx.time) {
+    std::vector<float> scratch(in.points());
+    const gpulab::TimingResult plain = gpulab::time_cpu_baseline(
+        ctx, [&](int) { cpu_plain(in.atoms.data(), in.n_atoms, in.lattice, scratch.data()); });
+    ctx.result["baseline"] = {{"name", "plain input-oriented CPU loop"},
+                              {"timing", plain.to_json()}};
+  }
+}
+
+}  // namespace
+
+GPULAB_PART("scatter", true, scatter);
+GPULAB_PART("gather", true, gather);
+GPULAB_PART("cpu_fast", false, cpu_fast);

@@ -111,6 +111,8 @@ int main(int argc, char** argv) {
                       "Score GPU parts zero, rather than leave them out, without a GPU");
   grade_cmd->add_option("--timeout", grade_o.run_timeout_s, "Seconds per correctness run");
   grade_cmd->add_option("--work-dir", grade_o.work_dir, "Keep build and run files here");
+  bool grade_no_time = false;
+  grade_cmd->add_flag("--no-time", grade_no_time, "Correctness only: skip the timed runs");
 
   BenchOptions bench_o;
   auto* bench_cmd = app.add_subcommand("bench", "Time the reference against the hardware ceiling");
@@ -144,6 +146,7 @@ int main(int argc, char** argv) {
     }
     if (grade_cmd->parsed()) {
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
+      grade_o.performance = !grade_no_time;
       Report r = grade(grade_o, std::cerr);
       return finish(r, grade_out, false);
     }

@@ -43,7 +43,18 @@ nlohmann::json Report::to_json() const {
   j["leaderboard"] = nlohmann::json::array();
   for (const auto& l : leaderboard)
     j["leaderboard"].push_back({{"name", l.name}, {"value", l.value}, {"order", l.order}});
-  j["extra_data"] = {{"gpulab", environment}};
+  j["extra_data"] = {{"gpulab", environment}, {"datasets", nlohmann::json::array()}};
+  // Per-dataset outcomes for instructors and for calibrating tolerances; hidden from students
+  // along with the rest of extra_data.
+  for (const auto& r : rows)
+    j["extra_data"]["datasets"].push_back(
+        {{"part", r.part},
+         {"dataset", r.dataset},
+         {"result", r.result},
+         {"err_over_bound", std::isfinite(r.err_over_bound) ? nlohmann::json(r.err_over_bound)
+                                                            : nlohmann::json(nullptr)},
+         {"student_ms", r.student_ms},
+         {"reference_ms", r.reference_ms}});
   if (!grader_error.empty()) j["extra_data"]["grader_error"] = grader_error;
   return j;
 }

@@ -12,20 +12,28 @@
 
 namespace gpulab {
 
-// One float output per input set, poisoned before each call. On the GPU, `device` buffers
-// are used; for CPU parts, `host` vectors.
+// One float output per input set, poisoned before each call. Each array sits between two
+// guard zones that are poisoned too and checked after every call, so a write past either end
+// (a missing bounds check) is caught even where it would not fault.
 struct FloatOutput {
   std::string name;
   std::vector<size_t> shape;
   size_t count() const;
 };
 
+constexpr size_t kGuardFloats = 16384;  // 64 KB on each side
+
+// Throws, naming `what`, when a guard zone no longer holds only poison. `buffer` is the whole
+// allocation: guard, the output's `count` values, guard.
+void check_guards(const float* buffer, size_t count, const char* what);
+
 class GpuOutputs {
  public:
   GpuOutputs(FloatOutput spec, int n_sets);
-  float* get(int set) { return sets_[static_cast<size_t>(set)].get(); }
+  float* get(int set) { return sets_[static_cast<size_t>(set)].get() + kGuardFloats; }
   void poison(int set);
-  std::vector<float> download(int set) const { return sets_[static_cast<size_t>(set)].download(); }
+  // Checks the guards of `set` and returns its values.
+  std::vector<float> download(int set, const char* what) const;
   const FloatOutput& spec() const { return spec_; }
 
  private:
@@ -37,9 +45,10 @@ class GpuOutputs {
 class CpuOutputs {
  public:
   CpuOutputs(FloatOutput spec, int n_sets);
-  float* get(int set) { return sets_[static_cast<size_t>(set)].data(); }
+  float* get(int set) { return sets_[static_cast<size_t>(set)].data() + kGuardFloats; }
   void poison(int set);
-  const float* data(int set) const { return sets_[static_cast<size_t>(set)].data(); }
+  // Checks the guards of `set` and returns its values.
+  const float* checked(int set, const char* what) const;
   const FloatOutput& spec() const { return spec_; }
 
  private:
@@ -53,7 +62,7 @@ int input_sets(const RunContext& ctx);
 // `call(set)` invokes the student's host function on input set `set` and outputs `out.get(set)`.
 // `what` names the function in error messages ("dcs_gather").
 void run_gpu_part(RunContext& ctx, GpuOutputs& out, const SetFn& call, const char* what);
-void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call);
+void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what);
 
 // Times a trusted CPU baseline (not student code) on the same protocol; returns the result.
 TimingResult time_cpu_baseline(const RunContext& ctx, const SetFn& call);

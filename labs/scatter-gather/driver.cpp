@@ -89,7 +89,7 @@ void cpu_fast(RunContext& ctx) {
   gpulab::CpuOutputs out(potential_spec(in), sets);
   gpulab::run_cpu_part(ctx, out, [&](int s) {
     dcs_cpu_fast(atoms[static_cast<size_t>(s)].data(), in.n_atoms, in.lattice, out.get(s));
-  });
+  }, "dcs_cpu_fast");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
   if (ctx.time) {
     std::vector<float> scratch(in.points());

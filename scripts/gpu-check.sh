@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Developers' check on a GPU machine: build with the `cuda` preset, run the whole test suite
+# (gpu-labelled tests included), bench every lab, and grade the reference several times to
+# show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
+#
+#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate]...   (default: all)
+#
+# GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/gpu-check-out}
+mkdir -p "$out"
+steps=("$@")
+((${#steps[@]})) || steps=(build test bench stability calibrate)
+gpulab=build-cuda/gpulab
+sub=tests/submissions/scatter-gather
+
+for step in "${steps[@]}"; do
+  echo "=== $step ($(date -u +%H:%M:%S))"
+  case $step in
+    build)
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+      cmake --preset cuda ${GPULAB_PREFIX:+-DCMAKE_PREFIX_PATH=$GPULAB_PREFIX} >"$out/configure.log" 2>&1 \
+        || { tail -30 "$out/configure.log"; exit 1; }
+      cmake --build --preset cuda -j16 >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+      ;;
+    test)
+      # The CPU tests in parallel, then the GPU tests alone, so nothing disturbs their timings.
+      ctest --preset cuda -j4 -LE gpu 2>&1 | tee "$out/ctest.log" | tail -8
+      ctest --preset cuda -L gpu 2>&1 | tee -a "$out/ctest.log" | tail -40
+      ;;
+    bench)
+      for lab in $($gpulab labs | awk '/^[a-z]/{print $1}'); do
+        $gpulab bench "$lab" 2>&1 | tee -a "$out/bench.log"
+      done
+      ;;
+    stability)
+      for i in 1 2 3 4 5; do
+        $gpulab grade scatter-gather --submission reference/scatter-gather --hidden-seed 11 \
+          --out "$out/stability-$i.json" >/dev/null 2>&1
+        python3 - "$out/stability-$i.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+perf = [t for t in r["tests"] if "performance" in t["name"]]
+print("run", sys.argv[1].split("-")[-1].split(".")[0], "score", r.get("score"), " ".join(
+    "%s %.4f (%.4g/%.4g ms)" % (t["name"].split(":")[0], t["extra_data"]["ratio"],
+                                t["extra_data"]["student_ms"], t["extra_data"]["reference_ms"])
+    for t in perf if "ratio" in t["extra_data"]))
+PY
+      done
+      ;;
+    calibrate)
+      for s in reference/scatter-gather $sub/alt-correct $sub/cheat-fp16 $sub/bug-dropped-atom; do
+        name=$(basename "$s")
+        $gpulab grade scatter-gather --submission "$s" --hidden-seed 11 --no-time \
+          --out "$out/calibrate-$name.json" >/dev/null 2>&1
+      done
+      python3 scripts/tolerance_report.py "$out"/calibrate-*.json
+      ;;
+    *) echo "unknown step $step"; exit 2 ;;
+  esac
+done

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# gpulab's set-up: installs the Debian packages it needs (only those missing), then configures
+# and builds with the `default` CMake preset. Safe to run again; used by the README's two
+# commands and by CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ doctest-dev nlohmann-json3-dev libcli11-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "gpulab setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+nvcc=/usr/local/cuda/bin/nvcc
+if [ ! -x "$nvcc" ]; then
+  echo "gpulab setup: $nvcc not found. gpulab needs the CUDA toolkit (nvcc and CCCL) at" \
+       "/usr/local/cuda, also on machines without a GPU." >&2
+  exit 1
+fi
+
+cmake --preset default >/dev/null
+cmake --build --preset default

@@ -1,0 +1,227 @@
+// End-to-end: the real gpulab binary grades the shipped submissions, and the reports say what
+// a student and an instructor must see. The cpu suite runs everywhere (CI); the gpu suites
+// need a CUDA GPU.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kSource = GPULAB_TEST_SOURCE_DIR;
+const fs::path kSubmissions = kSource / "tests" / "submissions" / "scatter-gather";
+
+struct Graded {
+  json report;
+  gpulab::ProcessResult process;
+};
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("gpulab-e2e-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+Graded grade(const fs::path& submission, std::vector<std::string> extra, double timeout_s = 900) {
+  const fs::path dir = scratch(submission.filename().string());
+  const fs::path out = dir / "results.json";
+  std::vector<std::string> argv = {GPULAB_TEST_BINARY, "grade",   "scatter-gather",
+                                   "--submission",     submission.string(), "--out",
+                                   out.string(),       "--hidden-seed",     "7"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  Graded g;
+  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0});
+  std::ifstream in(out);
+  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
+  g.report = json::parse(in);
+  return g;
+}
+
+// The test whose name starts with `prefix` (exactly one must).
+const json& test_named(const json& report, const std::string& prefix) {
+  const json* found = nullptr;
+  for (const auto& t : report.at("tests"))
+    if (t.at("name").get<std::string>().rfind(prefix, 0) == 0) {
+      REQUIRE_MESSAGE(found == nullptr, "two tests start with " << prefix);
+      found = &t;
+    }
+  REQUIRE_MESSAGE(found != nullptr, "no test starts with " << prefix << " in\n"
+                                                           << report.dump(2));
+  return *found;
+}
+
+bool contains(const json& t, const std::string& text) {
+  return t.at("output").get<std::string>().find(text) != std::string::npos;
+}
+
+void check_full_correctness(const json& report, const std::string& part) {
+  for (const char* group : {"public", "hidden"}) {
+    const json& t = test_named(report, part + ": correctness on the " + group);
+    CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
+    CHECK(t["max_score"].get<double>() > 0);
+  }
+}
+
+double score(const json& report) { return report.at("score").get<double>(); }
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+  TEST_CASE("the reference scores full marks on the CPU part") {
+    const Graded g = grade(kSource / "reference" / "scatter-gather", {"--part", "cpu_fast"});
+    CHECK(g.process.exit_code == 0);
+    check_full_correctness(g.report, "cpu_fast");
+    const json& perf = test_named(g.report, "cpu_fast: performance");
+    // The reference against itself: the ratio is about 1, whatever the machine's noise.
+    CHECK(perf["extra_data"]["ratio"].get<double>() < 1.5);
+    CHECK(perf["score"].get<double>() > 0);
+  }
+
+  TEST_CASE("the stub builds, runs and scores zero, saying nothing was written") {
+    const Graded g = grade(kSource / "labs" / "scatter-gather", {"--no-time"});
+    CHECK(g.process.exit_code == 0);
+    CHECK(score(g.report) == 0);
+    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    CHECK(contains(t, "never written"));
+    CHECK(contains(t, "Nothing was written at all"));
+  }
+
+  TEST_CASE("an alternative correct submission gets full correctness") {
+    const Graded g = grade(kSubmissions / "alt-correct", {"--part", "cpu_fast", "--no-time"});
+    check_full_correctness(g.report, "cpu_fast");
+  }
+
+  TEST_CASE("a dropped atom fails with the worst point, expected and got values") {
+    const Graded g = grade(kSubmissions / "bug-dropped-atom", {"--part", "cpu_fast", "--no-time"});
+    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "outside the error bound"));
+    CHECK(contains(t, "expected"));
+    CHECK(contains(t, "FAIL dominant-first"));
+  }
+
+  TEST_CASE("a compile error gives a valid report with the compiler's message and zero") {
+    const Graded g = grade(kSubmissions / "compile-error", {});
+    CHECK(g.process.exit_code == 0);
+    CHECK(score(g.report) == 0);
+    const json& t = test_named(g.report, "scatter: does not build");
+    CHECK(contains(t, "did not build"));
+    CHECK(contains(t, "undeclared_function"));
+  }
+
+  TEST_CASE("a crash is reported as a crash, and the rest is still graded") {
+    const Graded g = grade(kSubmissions / "crash", {"--part", "cpu_fast", "--no-time"});
+    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "signal 11"));
+  }
+
+  TEST_CASE("a hang is killed at the timeout and later datasets are not waited for") {
+    const Graded g =
+        grade(kSubmissions / "hang", {"--part", "cpu_fast", "--no-time", "--timeout", "3"}, 120);
+    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "did not finish within the time limit"));
+    CHECK(contains(t, "an earlier dataset timed out"));
+    CHECK(g.process.wall_s < 60);
+  }
+
+  TEST_CASE("gigabytes of output are cut to a bound and the results still graded") {
+    const Graded g = grade(kSubmissions / "spam-output", {"--part", "cpu_fast", "--no-time"});
+    check_full_correctness(g.report, "cpu_fast");
+    CHECK(g.report.dump().size() < 200000);
+  }
+
+  TEST_CASE("a submission without the lab's file is told which file is missing") {
+    const fs::path empty = scratch("empty-submission") / "submission";
+    fs::create_directories(empty);
+    const Graded g = grade(empty, {"--no-time"});
+    CHECK(score(g.report) == 0);
+    CHECK(contains(test_named(g.report, "cpu_fast: does not build"), "has no dcs.cu"));
+  }
+
+  TEST_CASE("a grader failure still writes a report, with no invented score") {
+    const Graded g = grade(kSource / "no-such-submission", {});
+    CHECK(g.process.exit_code == 1);
+    CHECK_FALSE(g.report.contains("score"));
+    CHECK(g.report["output"].get<std::string>().find("does not exist") != std::string::npos);
+  }
+}
+
+TEST_SUITE("gpu") {
+  TEST_CASE("the reference scores full marks on every part") {
+    const Graded g = grade(kSource / "reference" / "scatter-gather", {});
+    for (const char* part : {"scatter", "gather", "cpu_fast"}) {
+      check_full_correctness(g.report, part);
+      const json& perf = test_named(g.report, std::string(part) + ": performance");
+      CHECK_MESSAGE(perf["extra_data"]["ratio"].get<double>() < 1.2, perf.dump(2));
+    }
+    double max = 0;
+    for (const auto& t : g.report["tests"]) max += t["max_score"].get<double>();
+    CHECK(score(g.report) == max);
+  }
+
+  TEST_CASE("the stub scores zero on the GPU") {
+    const Graded g = grade(kSource / "labs" / "scatter-gather", {"--no-time"});
+    CHECK(score(g.report) == 0);
+    CHECK(contains(test_named(g.report, "gather: correctness on the public"), "never written"));
+  }
+
+  TEST_CASE("an alternative correct submission gets full correctness on every part") {
+    const Graded g = grade(kSubmissions / "alt-correct", {"--no-time"});
+    for (const char* part : {"scatter", "gather", "cpu_fast"}) check_full_correctness(g.report, part);
+  }
+
+  TEST_CASE("a missing bounds check is caught by the guard zones") {
+    const Graded g = grade(kSubmissions / "bug-no-bounds-check", {"--part", "gather", "--no-time"});
+    const json& t = test_named(g.report, "gather: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "wrote outside the output array"));
+  }
+
+  TEST_CASE("a scatter without atomics loses updates") {
+    const Graded g =
+        grade(kSubmissions / "bug-scatter-no-atomics", {"--part", "scatter", "--no-time"});
+    const json& t = test_named(g.report, "scatter: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "outside the error bound"));
+  }
+
+  TEST_CASE("a dropped atom fails the gather") {
+    const Graded g = grade(kSubmissions / "bug-dropped-atom", {"--part", "gather", "--no-time"});
+    const json& t = test_named(g.report, "gather: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "FAIL dominant-last"));
+  }
+
+  TEST_CASE("half-precision inputs are rejected by the tolerance") {
+    const Graded g = grade(kSubmissions / "cheat-fp16", {"--part", "gather", "--no-time"});
+    const json& t = test_named(g.report, "gather: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "outside the error bound"));
+  }
+
+  TEST_CASE("an illegal address on the GPU is reported in words") {
+    const Graded g = grade(kSubmissions / "crash", {"--part", "gather", "--no-time"});
+    const json& t = test_named(g.report, "gather: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "illegal"));
+  }
+
+  TEST_CASE("a spinning kernel is killed at the timeout") {
+    const Graded g =
+        grade(kSubmissions / "hang", {"--part", "gather", "--no-time", "--timeout", "5"}, 120);
+    const json& t = test_named(g.report, "gather: correctness on the public");
+    CHECK(t["score"] == 0);
+    CHECK(contains(t, "did not finish within the time limit"));
+  }
+}

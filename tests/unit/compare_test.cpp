@@ -1,0 +1,174 @@
+// harness/compare.h and harness/poison.h: the sum-magnitude tolerance of DESIGN.md, the
+// separation of "never written" from "computed NaN", and a message a student can act on.
+#include "compare.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "poison.h"
+#include "test_util.h"
+
+namespace {
+
+using gpulab::CompareResult;
+using gpulab::SumMagnitudeTolerance;
+using test::contains;
+
+constexpr double kU = 0x1p-24;
+
+SumMagnitudeTolerance tolerance(double K, double n_terms) {
+  SumMagnitudeTolerance t;
+  t.K = K;
+  t.unit_roundoff = kU;
+  t.n_terms = n_terms;
+  return t;
+}
+
+CompareResult compare(const std::vector<float>& got, const std::vector<double>& expected,
+                      const std::vector<double>& magnitude, const SumMagnitudeTolerance& tol) {
+  REQUIRE(got.size() == expected.size());
+  REQUIRE(got.size() == magnitude.size());
+  return gpulab::compare_sum_magnitude(got.data(), expected.data(), magnitude.data(), got.size(),
+                                       tol);
+}
+
+}  // namespace
+
+TEST_CASE("SumMagnitudeTolerance::bound is K * sqrt(n) * u * magnitude") {
+  CHECK(tolerance(4, 100).bound(3.0) == doctest::Approx(4 * 10 * kU * 3.0).epsilon(1e-15));
+  CHECK(tolerance(2, 37).bound(0.5) ==
+        doctest::Approx(2 * std::sqrt(37.0) * kU * 0.5).epsilon(1e-15));
+  CHECK(tolerance(4, 100).bound(0.0) == 0.0);
+}
+
+TEST_CASE("poison is a NaN that arithmetic does not produce") {
+  const float p = gpulab::poison_float();
+  CHECK(std::isnan(p));
+  CHECK(gpulab::is_poison(p));
+  CHECK_FALSE(gpulab::is_poison(std::numeric_limits<float>::quiet_NaN()));
+  volatile float zero = 0.0f;  // volatile: a NaN computed at run time, not folded
+  CHECK_FALSE(gpulab::is_poison(zero / zero));
+  CHECK_FALSE(gpulab::is_poison(0.0f));
+}
+
+TEST_CASE("compare_sum_magnitude passes exact values") {
+  const CompareResult r =
+      compare({1.5f, -2.25f, 0.0f}, {1.5, -2.25, 0.0}, {3.0, 4.0, 0.0}, tolerance(4, 10));
+  CHECK(r.pass);
+  CHECK(r.count == 3);
+  CHECK(r.n_fail == 0);
+  CHECK(r.n_nan == 0);
+  CHECK(r.n_unwritten == 0);
+  CHECK(r.max_err_over_bound == 0.0);
+}
+
+TEST_CASE("compare_sum_magnitude draws the line at the bound") {
+  // n_terms = 1, magnitude 1: the bound is 4u. got is exactly 1, expected moves around it.
+  const SumMagnitudeTolerance tol = tolerance(4, 1);
+  const double b = tol.bound(1.0);
+  REQUIRE(b == 4 * kU);
+
+  const CompareResult inside = compare({1.0f}, {1.0 + 0.99 * b}, {1.0}, tol);
+  CHECK(inside.pass);
+  CHECK(inside.max_err_over_bound == doctest::Approx(0.99));
+
+  const CompareResult outside = compare({1.0f}, {1.0 + 1.01 * b}, {1.0}, tol);
+  CHECK_FALSE(outside.pass);
+  CHECK(outside.n_fail == 1);
+  CHECK(outside.max_err_over_bound == doctest::Approx(1.01));
+  CHECK(outside.worst_bound == b);
+
+  // A zero magnitude (no terms) demands an exact answer.
+  CHECK(compare({0.0f}, {0.0}, {0.0}, tol).pass);
+  CHECK_FALSE(compare({1e-30f}, {0.0}, {0.0}, tol).pass);
+}
+
+TEST_CASE("compare_sum_magnitude counts unwritten separately from NaN and infinity") {
+  const float poison = gpulab::poison_float();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> got = {1.0f,   2.0f, poison, std::nanf(""), inf,
+                                  -inf,   poison, 3.0f};
+  const std::vector<double> expected = {1, 2, 0, 0, 0, 0, 0, 3};
+  const std::vector<double> magnitude(got.size(), 10.0);
+  const CompareResult r = compare(got, expected, magnitude, tolerance(4, 8));
+  CHECK_FALSE(r.pass);
+  CHECK(r.n_unwritten == 2);
+  CHECK(r.first_unwritten == 2);
+  CHECK(r.n_nan == 3);
+  CHECK(r.n_fail == 0);
+  CHECK(std::isinf(r.max_err_over_bound));
+  CHECK(r.worst_index == 3);  // no finite failure, so the first computed NaN is reported
+}
+
+TEST_CASE("compare_sum_magnitude reports the element with the largest error over its bound") {
+  const SumMagnitudeTolerance tol = tolerance(4, 1);
+  // Element 1 has the largest absolute error but a large bound; element 3 a smaller error that
+  // is further outside its small bound.
+  const std::vector<double> magnitude = {1, 1e6, 1, 1, 1};
+  const std::vector<double> expected = {0.5, 1000, 0.25, 2, 0.75};
+  std::vector<float> got(expected.begin(), expected.end());
+  got[1] = 1000.0f + 4.0f * static_cast<float>(tol.bound(1e6));  // 4x its bound, error ~1
+  got[3] = 2.0f + 1e-5f;                                        // ~40x its bound
+  const CompareResult r = compare(got, expected, magnitude, tol);
+  CHECK_FALSE(r.pass);
+  CHECK(r.n_fail == 2);
+  CHECK(r.worst_index == 3);
+  CHECK(r.worst_expected == 2.0);
+  CHECK(r.worst_got == static_cast<double>(got[3]));
+  CHECK(r.worst_bound == tol.bound(1.0));
+  CHECK(r.max_err_over_bound == doctest::Approx((got[3] - 2.0) / tol.bound(1.0)));
+}
+
+TEST_CASE("index_string writes a C-order flat index as [k][j][i]") {
+  const std::vector<size_t> shape = {2, 3, 4};
+  CHECK(gpulab::index_string(0, shape) == "[0][0][0]");
+  CHECK(gpulab::index_string(3, shape) == "[0][0][3]");
+  CHECK(gpulab::index_string(4, shape) == "[0][1][0]");
+  CHECK(gpulab::index_string(13, shape) == "[1][0][1]");
+  CHECK(gpulab::index_string(23, shape) == "[1][2][3]");
+  CHECK(gpulab::index_string(5, {}) == "[5]");
+}
+
+TEST_CASE("CompareResult::message tells a student what went wrong and where") {
+  const std::vector<size_t> shape = {2, 3, 4};
+  const SumMagnitudeTolerance tol = tolerance(4, 16);
+  std::vector<double> expected(24, 1.0), magnitude(24, 2.0);
+  std::vector<float> got(24, 1.0f);
+
+  SUBCASE("never written") {
+    got[5] = gpulab::poison_float();
+    const std::string msg = compare(got, expected, magnitude, tol).message("potential", shape);
+    INFO(msg);
+    CHECK(contains(msg, "potential"));
+    CHECK(contains(msg, "never written"));
+    CHECK(contains(msg, "[0][1][1]"));
+    CHECK_FALSE(contains(msg, "are NaN"));
+  }
+  SUBCASE("computed NaN") {
+    got[7] = std::nanf("");
+    const std::string msg = compare(got, expected, magnitude, tol).message("potential", shape);
+    INFO(msg);
+    CHECK(contains(msg, "NaN"));
+    CHECK_FALSE(contains(msg, "never written"));
+  }
+  SUBCASE("value outside the bound") {
+    expected[17] = 2.5;  // [1][1][1]
+    got[17] = 3.0f;
+    const std::string msg = compare(got, expected, magnitude, tol).message("potential", shape);
+    INFO(msg);
+    CHECK(contains(msg, "1 of 24"));
+    CHECK(contains(msg, "[1][1][1]"));
+    CHECK(contains(msg, "expected 2.5"));
+    CHECK(contains(msg, "got 3"));
+  }
+  SUBCASE("pass") {
+    got[0] = 1.0f + 0x1p-23f;
+    const CompareResult r = compare(got, expected, magnitude, tol);
+    CHECK(r.pass);
+    CHECK(r.max_err_over_bound > 0);
+    CHECK(r.max_err_over_bound < 1);
+    CHECK(contains(r.message("potential", shape), "within tolerance"));
+  }
+}

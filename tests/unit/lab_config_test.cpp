@@ -1,0 +1,180 @@
+// grader/lab_config.h: the shipped lab.json loads as written, the performance curve has the
+// shape DESIGN.md describes, and every broken lab.json is an error naming the file and field.
+#include "lab_config.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "test_util.h"
+
+namespace {
+
+using gpulab::LabConfig;
+using gpulab::PerformanceCurve;
+using nlohmann::json;
+using test::contains;
+namespace fs = std::filesystem;
+
+fs::path real_lab_json() { return test::source_dir() / "labs" / "scatter-gather" / "lab.json"; }
+
+json real_lab() { return json::parse(test::read_file(real_lab_json())); }
+
+// Writes `text` as <tmp>/labs/<id>/lab.json and returns the LabConfigError message loading it
+// gives; fails the test when it loads.
+std::string load_error(const test::TempDir& tmp, const std::string& text,
+                       const std::string& id = "scatter-gather") {
+  const fs::path file = tmp / "labs" / id / "lab.json";
+  test::write_file(file, text);
+  try {
+    LabConfig::load(file);
+  } catch (const gpulab::LabConfigError& e) {
+    const std::string msg = e.what();
+    CHECK(contains(msg, file.string()));
+    return msg;
+  }
+  FAIL("loading " << file << " did not throw LabConfigError");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the scatter-gather lab.json loads") {
+  const json j = real_lab();
+  const LabConfig lab = LabConfig::load(real_lab_json());
+  CHECK(lab.id == "scatter-gather");
+  CHECK(lab.dir == real_lab_json().parent_path());
+  CHECK(lab.interface == "dcs.h");
+  CHECK(lab.student_files == std::vector<std::string>{"dcs.cu"});
+
+  REQUIRE(lab.parts.size() == 3);
+  CHECK(lab.parts[0].name == "scatter");
+  CHECK(lab.parts[1].name == "gather");
+  CHECK(lab.parts[2].name == "cpu_fast");
+  CHECK(lab.parts[0].gpu);
+  CHECK_FALSE(lab.parts[2].gpu);
+  CHECK(lab.part("gather") == &lab.parts[1]);
+  CHECK(lab.part("reduce") == nullptr);
+
+  const auto& tol = lab.outputs.at("potential").tolerance;
+  CHECK(tol.model == "sum_magnitude");
+  CHECK(tol.K == j["outputs"]["potential"]["tolerance"]["K"].get<double>());
+  CHECK(tol.unit_roundoff == 0x1p-24);
+  CHECK(tol.terms == "n_atoms");
+
+  REQUIRE(lab.groups.size() == j["dataset_groups"].size());
+  for (const auto& g : lab.groups) {
+    CAPTURE(g.name);
+    CHECK(g.hidden == (g.name == "hidden"));
+    CHECK(g.timing == (g.name == "timing"));
+    for (const auto& ds : g.datasets) CHECK(ds.seed.has_value() != g.hidden);
+  }
+  CHECK(lab.groups[2].on_backend("cuda"));
+  CHECK_FALSE(lab.groups[2].on_backend("sim"));
+  const auto& large = lab.groups[2].datasets[0];
+  CHECK(large.applies_to("gather"));
+  CHECK_FALSE(large.applies_to("cpu_fast"));
+  CHECK(lab.groups[0].datasets[0].applies_to("cpu_fast"));  // no "parts": every part
+
+  // Every rubric entry in the file, and nothing else, reaches the config.
+  double total = 0, correctness = 0;
+  REQUIRE(lab.rubric.size() == j["rubric"].size());
+  for (const auto& [part, points] : j["rubric"].items()) {
+    const auto& r = lab.rubric.at(part);
+    CHECK(r.group_points.size() + 1 == points.size());
+    for (const auto& [key, value] : points.items()) {
+      CAPTURE(part);
+      CAPTURE(key);
+      const double p = value.get<double>();
+      if (key == "performance") {
+        CHECK(r.performance == p);
+      } else {
+        CHECK(r.group_points.at(key) == p);
+        correctness += p;
+      }
+      total += p;
+    }
+  }
+  CHECK(lab.rubric.at("gather").performance == 15);
+  CHECK(lab.max_points(true) == total);
+  CHECK(lab.max_points(false) == correctness);
+
+  CHECK(lab.curve.full_at_ratio == j["performance_curve"]["full_at_ratio"].get<double>());
+  CHECK(lab.curve.zero_past_ratio == j["performance_curve"]["zero_past_ratio"].get<double>());
+}
+
+TEST_CASE("find_lab_files finds the shipped lab") {
+  const auto files = gpulab::find_lab_files(test::source_dir());
+  CHECK(std::find(files.begin(), files.end(), real_lab_json()) != files.end());
+  CHECK(std::is_sorted(files.begin(), files.end()));
+  CHECK(gpulab::find_lab_files(test::source_dir() / "no-such-dir").empty());
+}
+
+TEST_CASE("PerformanceCurve: full at 1.2x, then T_ref/T scaled, zero past 10x") {
+  const PerformanceCurve c;  // the defaults are DESIGN.md's example curve
+  CHECK(c.fraction(0.5) == 1.0);
+  CHECK(c.fraction(1.0) == 1.0);
+  CHECK(c.fraction(1.2) == 1.0);
+  CHECK(c.fraction(2.4) == doctest::Approx(0.5));
+  CHECK(c.fraction(10.0) == doctest::Approx(0.12));
+  CHECK(c.fraction(10.1) == 0.0);
+  CHECK(c.fraction(0.0) == 0.0);
+  CHECK(c.fraction(-1.0) == 0.0);
+  CHECK(c.fraction(std::nan("")) == 0.0);
+  CHECK(c.fraction(INFINITY) == 0.0);
+}
+
+TEST_CASE("lab.json that is not JSON is a LabConfigError naming the file") {
+  test::TempDir tmp;
+  const std::string msg = load_error(tmp, "{\"id\": \"scatter-gather\", ");
+  INFO(msg);
+  CHECK(contains(msg, "not valid JSON"));
+}
+
+TEST_CASE("lab.json whose id is not its folder's name is a LabConfigError") {
+  test::TempDir tmp;
+  const std::string msg = load_error(tmp, real_lab().dump(2), "renamed-lab");
+  INFO(msg);
+  CHECK(contains(msg, ": id:"));
+  CHECK(contains(msg, "\"renamed-lab\""));
+}
+
+TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field") {
+  test::TempDir tmp;
+  // The cases below address dataset groups by index, as the messages do.
+  REQUIRE(real_lab()["dataset_groups"][0]["name"] == "public");
+  REQUIRE(real_lab()["dataset_groups"][2]["name"] == "timing");
+
+  struct Broken {
+    const char* what;
+    std::function<void(json&)> mutate;
+    std::vector<std::string> message_has;
+  };
+  const std::vector<Broken> cases = {
+      {"missing parts", [](json& j) { j.erase("parts"); }, {"missing \"parts\""}},
+      {"device tpu", [](json& j) { j["parts"][1]["device"] = "tpu"; }, {"parts[1].device"}},
+      {"unknown tolerance model",
+       [](json& j) { j["outputs"]["potential"]["tolerance"]["model"] = "relative"; },
+       {"outputs.potential.tolerance.model", "\"relative\""}},
+      {"rubric names an unknown group", [](json& j) { j["rubric"]["gather"]["bonus"] = 5; },
+       {"rubric.gather.bonus"}},
+      {"public dataset without a seed",
+       [](json& j) { j["dataset_groups"][0]["datasets"][2].erase("seed"); },
+       {"dataset_groups[0].datasets[2]", "seed"}},
+      {"dataset for an unknown part",
+       [](json& j) { j["dataset_groups"][2]["datasets"][0]["parts"] = {"scatter", "reduce"}; },
+       {"dataset_groups[2].datasets[0].parts", "\"reduce\""}},
+      {"student file outside the folder",
+       [](json& j) { j["student_files"] = {"dcs.cu", "../x.cu"}; },
+       {"student_files", "\"../x.cu\""}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    json j = real_lab();
+    c.mutate(j);
+    const std::string msg = load_error(tmp, j.dump(2));
+    INFO(msg);
+    for (const auto& part : c.message_has) CHECK(contains(msg, part));
+  }
+}

@@ -1,0 +1,159 @@
+// grader/process.h: running an untrusted child with captured output, a timeout that kills its
+// whole process group, an output bound and resource limits.
+#include "process.h"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "test_util.h"
+
+namespace {
+
+using gpulab::ProcessOptions;
+using gpulab::ProcessResult;
+using test::contains;
+using Clock = std::chrono::steady_clock;
+
+ProcessOptions shell(const std::string& script, double timeout_s = 10) {
+  ProcessOptions o;
+  o.argv = {"/bin/sh", "-c", script};
+  o.timeout_s = timeout_s;
+  return o;
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// True once `pid` is gone or a zombie: the grader's kill reached it. A zombie waits for its
+// new parent to reap it, so this polls for a while rather than asking once.
+bool process_dead(pid_t pid) {
+  const auto t0 = Clock::now();
+  const auto stat = std::filesystem::path("/proc") / std::to_string(pid) / "stat";
+  while (seconds_since(t0) < 3) {
+    std::string s;
+    try {
+      s = test::read_file(stat);
+    } catch (const std::exception&) {
+      return true;  // no such process any more
+    }
+    const size_t paren = s.rfind(')');  // "pid (comm) S ..."
+    if (paren != std::string::npos && paren + 2 < s.size() && s[paren + 2] == 'Z') return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("run_process captures stdout and stderr") {
+  const ProcessResult r = gpulab::run_process(shell("echo to-stdout; echo to-stderr >&2"));
+  CHECK(r.ok());
+  CHECK(r.exit_code == 0);
+  CHECK(r.signal == 0);
+  CHECK(contains(r.output, "to-stdout\n"));
+  CHECK(contains(r.output, "to-stderr\n"));
+  CHECK(r.output_bytes == r.output.size());
+  CHECK_FALSE(r.output_truncated);
+}
+
+TEST_CASE("run_process runs in the requested directory") {
+  test::TempDir tmp;
+  ProcessOptions o = shell("pwd -P");
+  o.cwd = tmp.path();
+  const ProcessResult r = gpulab::run_process(o);
+  CHECK(r.ok());
+  CHECK(r.output == std::filesystem::canonical(tmp.path()).string() + "\n");
+}
+
+TEST_CASE("run_process reports the exit status") {
+  const ProcessResult r = gpulab::run_process(shell("echo partial; exit 3"));
+  CHECK_FALSE(r.ok());
+  CHECK(r.exit_code == 3);
+  CHECK(r.signal == 0);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.output == "partial\n");
+  CHECK(contains(r.describe(), "exited with status 3"));
+}
+
+TEST_CASE("run_process reports the signal that ended the child") {
+  const ProcessResult r = gpulab::run_process(shell("kill -SEGV $$"));
+  CHECK_FALSE(r.ok());
+  CHECK(r.signal == SIGSEGV);
+  CHECK_FALSE(r.timed_out);
+  INFO(r.describe());
+  CHECK(contains(r.describe(), "signal 11"));
+  CHECK(contains(r.describe(), "segmentation fault"));
+}
+
+TEST_CASE("run_process kills a child that outlives its timeout") {
+  const auto t0 = Clock::now();
+  ProcessOptions o;
+  o.argv = {"sleep", "30"};
+  o.timeout_s = 0.5;
+  const ProcessResult r = gpulab::run_process(o);
+  const double elapsed = seconds_since(t0);
+  CHECK(r.timed_out);
+  CHECK_FALSE(r.ok());
+  CHECK(elapsed >= 0.45);
+  CHECK(elapsed < 1.5);
+  CHECK(r.wall_s < 1.5);
+  CHECK(contains(r.describe(), "time limit"));
+}
+
+TEST_CASE("run_process kills the child's whole process group on timeout") {
+  // The shell waits for a background sleep that holds the output pipe open: returning quickly
+  // needs both to die, and the grandchild must not survive the grader.
+  const auto t0 = Clock::now();
+  const ProcessResult r = gpulab::run_process(shell("sleep 30 & echo $!; wait", 0.5));
+  const double elapsed = seconds_since(t0);
+  CHECK(r.timed_out);
+  CHECK(elapsed < 1.5);
+  INFO(r.output);
+  const pid_t grandchild = static_cast<pid_t>(std::atol(r.output.c_str()));
+  REQUIRE(grandchild > 0);
+  CHECK(process_dead(grandchild));
+}
+
+TEST_CASE("run_process keeps output_limit bytes and counts the rest") {
+  ProcessOptions o = shell("head -c 1000000 /dev/zero | tr '\\0' x");
+  o.output_limit = 4096;
+  const ProcessResult r = gpulab::run_process(o);
+  CHECK(r.ok());
+  CHECK(r.output_truncated);
+  CHECK(r.output_bytes == 1000000);
+  REQUIRE(r.output.size() >= 4096);
+  CHECK(std::count(r.output.begin(), r.output.begin() + 4096, 'x') == 4096);
+  // Past the kept bytes only the grader's own note follows, not more of the child's output.
+  CHECK(r.output.find_first_not_of('x') == 4096);
+  CHECK(contains(r.output.substr(4096), "truncated"));
+}
+
+TEST_CASE("run_process reports a program that cannot be started") {
+  ProcessOptions o;
+  o.argv = {"/nonexistent/gpulab-no-such-program"};
+  const ProcessResult r = gpulab::run_process(o);
+  CHECK_FALSE(r.ok());
+  INFO(r.start_error);
+  CHECK(contains(r.start_error, "/nonexistent/gpulab-no-such-program"));
+  CHECK(contains(r.start_error, "No such file"));
+  CHECK(contains(r.describe(), "could not be started"));
+}
+
+TEST_CASE("run_process enforces the file size limit") {
+  test::TempDir tmp;
+  const size_t limit = 1 << 20;
+  ProcessOptions o = shell("head -c 2000000 /dev/zero > f");
+  o.cwd = tmp.path();
+  o.file_size_limit = limit;
+  const ProcessResult r = gpulab::run_process(o);
+  INFO(r.describe());
+  CHECK_FALSE(r.ok());
+  CHECK((r.signal == SIGXFSZ || r.exit_code != 0));
+  REQUIRE(std::filesystem::exists(tmp / "f"));
+  CHECK(std::filesystem::file_size(tmp / "f") <= limit);
+}

@@ -1,0 +1,38 @@
+// harness/stats.h: the median and its robust standard error, which decide when timing stops.
+#include "stats.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+TEST_CASE("median of odd, even and unsorted samples") {
+  CHECK(gpulab::median({5.0}) == 5.0);
+  CHECK(gpulab::median({3.0, 1.0, 2.0}) == 2.0);
+  CHECK(gpulab::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
+  CHECK(gpulab::median({9.0, -1.0, 7.0, 7.0, 100.0, 0.5}) == 7.0);
+  CHECK(gpulab::median({10.0, 2.0, 8.0, 4.0, 6.0}) == 6.0);
+}
+
+TEST_CASE("median_standard_error") {
+  SUBCASE("is infinite with fewer than two samples") {
+    CHECK(std::isinf(gpulab::median_standard_error({})));
+    CHECK(std::isinf(gpulab::median_standard_error({1.0})));
+  }
+  SUBCASE("is zero for identical samples") {
+    CHECK(gpulab::median_standard_error({2.5, 2.5, 2.5, 2.5}) == 0.0);
+  }
+  SUBCASE("follows 1.2533 * 1.4826 * MAD / sqrt(n) and shrugs off an outlier") {
+    // 21 samples 10.00, 10.01, ..., 10.20: median 10.10, MAD 0.05.
+    std::vector<double> v;
+    for (int i = 0; i <= 20; ++i) v.push_back(10.0 + 0.01 * i);
+    const double se = gpulab::median_standard_error(v);
+    CHECK(se == doctest::Approx(1.2533 * 1.4826 * 0.05 / std::sqrt(21.0)).epsilon(1e-9));
+
+    // One sample a hundred thousand times too slow (a preempted run) barely moves it, where a
+    // standard-deviation estimate would grow by orders of magnitude.
+    v[3] = 1e6;
+    const double with_outlier = gpulab::median_standard_error(v);
+    CHECK(with_outlier > 0.8 * se);
+    CHECK(with_outlier < 1.25 * se);
+  }
+}

@@ -16,7 +16,7 @@ std::string ProcessResult::describe() const {
   if (!start_error.empty()) return "could not be started: " + start_error;
   char buf[128];
   if (timed_out) {
-    std::snprintf(buf, sizeof buf, "did not finish within the time limit (killed after %.0f s)",
+    std::snprintf(buf, sizeof buf, "did not finish within the time limit (killed after %.1f s)",
                   wall_s);
     return buf;
   }
@@ -55,6 +55,7 @@ ProcessResult run_process(const ProcessOptions& o) {
   const pid_t pid = fork();
   if (pid < 0) {
     r.start_error = std::string("fork: ") + std::strerror(errno);
+    for (int fd : {fds[0], fds[1], err_fds[0], err_fds[1]}) close(fd);
     return r;
   }
   if (pid == 0) {

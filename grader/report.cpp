@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <unistd.h>
+
 namespace gpulab {
 
 double Report::score() const {
@@ -98,7 +100,7 @@ std::string Report::table() const {
 
 void write_report(const std::filesystem::path& path, const Report& report) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const auto tmp = path.string() + ".tmp";
+  const auto tmp = path.string() + ".tmp" + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write the report to " + tmp);

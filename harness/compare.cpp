@@ -99,12 +99,14 @@ std::string CompareResult::message(const std::string& output_name,
     m += buf;
   }
   if (n_fail) {
+    // The worst value's own ratio: max_err_over_bound is infinite when a NaN sits beside it.
+    const double worst_err = std::fabs(worst_got - worst_expected);
+    const double worst_ratio = worst_bound > 0 ? worst_err / worst_bound : INFINITY;
     std::snprintf(buf, sizeof buf,
                   "%zu of %zu values are outside the error bound; the worst is at %s: expected "
                   "%.9g, got %.9g, error %.3g, allowed %.3g (%.3g times the bound).",
                   n_fail, count, index_string(worst_index, shape).c_str(), worst_expected,
-                  worst_got, std::fabs(worst_got - worst_expected), worst_bound,
-                  max_err_over_bound);
+                  worst_got, worst_err, worst_bound, worst_ratio);
     m += buf;
   }
   while (!m.empty() && m.back() == ' ') m.pop_back();

@@ -20,9 +20,12 @@ for step in "${steps[@]}"; do
   case $step in
     build)
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-      cmake --preset cuda ${GPULAB_PREFIX:+-DCMAKE_PREFIX_PATH=$GPULAB_PREFIX} >"$out/configure.log" 2>&1 \
-        || { tail -30 "$out/configure.log"; exit 1; }
+      # Warnings stay errors in CI; here (another host compiler, maybe newer) they are listed
+      # instead, so one new warning does not cost a whole GPU session.
+      cmake --preset cuda -DGPULAB_WERROR=OFF ${GPULAB_PREFIX:+-DCMAKE_PREFIX_PATH=$GPULAB_PREFIX} \
+        >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
       cmake --build --preset cuda -j16 >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+      grep -A3 "warning" "$out/build.log" | head -40
       ;;
     test)
       # The CPU tests in parallel, then the GPU tests alone, so nothing disturbs their timings.

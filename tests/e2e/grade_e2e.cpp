@@ -46,8 +46,8 @@ Graded grade(const fs::path& submission, std::vector<std::string> extra, double 
   return g;
 }
 
-// The test whose name starts with `prefix` (exactly one must).
-const json& test_named(const json& report, const std::string& prefix) {
+// A copy of the test whose name starts with `prefix` (exactly one must).
+json test_named(const json& report, const std::string& prefix) {
   const json* found = nullptr;
   for (const auto& t : report.at("tests"))
     if (t.at("name").get<std::string>().rfind(prefix, 0) == 0) {
@@ -65,7 +65,7 @@ bool contains(const json& t, const std::string& text) {
 
 void check_full_correctness(const json& report, const std::string& part) {
   for (const char* group : {"public", "hidden"}) {
-    const json& t = test_named(report, part + ": correctness on the " + group);
+    const json t = test_named(report, part + ": correctness on the " + group);
     CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
     CHECK(t["max_score"].get<double>() > 0);
   }
@@ -80,7 +80,7 @@ TEST_SUITE("cpu") {
     const Graded g = grade(kSource / "reference" / "scatter-gather", {"--part", "cpu_fast"});
     CHECK(g.process.exit_code == 0);
     check_full_correctness(g.report, "cpu_fast");
-    const json& perf = test_named(g.report, "cpu_fast: performance");
+    const json perf = test_named(g.report, "cpu_fast: performance");
     // The reference against itself: the ratio is about 1, whatever the machine's noise.
     CHECK(perf["extra_data"]["ratio"].get<double>() < 1.5);
     CHECK(perf["score"].get<double>() > 0);
@@ -90,7 +90,7 @@ TEST_SUITE("cpu") {
     const Graded g = grade(kSource / "labs" / "scatter-gather", {"--no-time"});
     CHECK(g.process.exit_code == 0);
     CHECK(score(g.report) == 0);
-    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    const json t = test_named(g.report, "cpu_fast: correctness on the public");
     CHECK(contains(t, "never written"));
     CHECK(contains(t, "Nothing was written at all"));
   }
@@ -102,7 +102,7 @@ TEST_SUITE("cpu") {
 
   TEST_CASE("a dropped atom fails with the worst point, expected and got values") {
     const Graded g = grade(kSubmissions / "bug-dropped-atom", {"--part", "cpu_fast", "--no-time"});
-    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    const json t = test_named(g.report, "cpu_fast: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "outside the error bound"));
     CHECK(contains(t, "expected"));
@@ -113,14 +113,14 @@ TEST_SUITE("cpu") {
     const Graded g = grade(kSubmissions / "compile-error", {});
     CHECK(g.process.exit_code == 0);
     CHECK(score(g.report) == 0);
-    const json& t = test_named(g.report, "scatter: does not build");
+    const json t = test_named(g.report, "scatter: does not build");
     CHECK(contains(t, "did not build"));
     CHECK(contains(t, "undeclared_function"));
   }
 
   TEST_CASE("a crash is reported as a crash, and the rest is still graded") {
     const Graded g = grade(kSubmissions / "crash", {"--part", "cpu_fast", "--no-time"});
-    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    const json t = test_named(g.report, "cpu_fast: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "signal 11"));
   }
@@ -128,7 +128,7 @@ TEST_SUITE("cpu") {
   TEST_CASE("a hang is killed at the timeout and later datasets are not waited for") {
     const Graded g =
         grade(kSubmissions / "hang", {"--part", "cpu_fast", "--no-time", "--timeout", "3"}, 120);
-    const json& t = test_named(g.report, "cpu_fast: correctness on the public");
+    const json t = test_named(g.report, "cpu_fast: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "did not finish within the time limit"));
     CHECK(contains(t, "an earlier dataset timed out"));
@@ -162,7 +162,7 @@ TEST_SUITE("gpu") {
     const Graded g = grade(kSource / "reference" / "scatter-gather", {});
     for (const char* part : {"scatter", "gather", "cpu_fast"}) {
       check_full_correctness(g.report, part);
-      const json& perf = test_named(g.report, std::string(part) + ": performance");
+      const json perf = test_named(g.report, std::string(part) + ": performance");
       CHECK_MESSAGE(perf["extra_data"]["ratio"].get<double>() < 1.2, perf.dump(2));
     }
     double max = 0;
@@ -183,7 +183,7 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("a missing bounds check is caught by the guard zones") {
     const Graded g = grade(kSubmissions / "bug-no-bounds-check", {"--part", "gather", "--no-time"});
-    const json& t = test_named(g.report, "gather: correctness on the public");
+    const json t = test_named(g.report, "gather: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "wrote outside the output array"));
   }
@@ -191,28 +191,28 @@ TEST_SUITE("gpu") {
   TEST_CASE("a scatter without atomics loses updates") {
     const Graded g =
         grade(kSubmissions / "bug-scatter-no-atomics", {"--part", "scatter", "--no-time"});
-    const json& t = test_named(g.report, "scatter: correctness on the public");
+    const json t = test_named(g.report, "scatter: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "outside the error bound"));
   }
 
   TEST_CASE("a dropped atom fails the gather") {
     const Graded g = grade(kSubmissions / "bug-dropped-atom", {"--part", "gather", "--no-time"});
-    const json& t = test_named(g.report, "gather: correctness on the public");
+    const json t = test_named(g.report, "gather: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "FAIL dominant-last"));
   }
 
   TEST_CASE("half-precision inputs are rejected by the tolerance") {
     const Graded g = grade(kSubmissions / "cheat-fp16", {"--part", "gather", "--no-time"});
-    const json& t = test_named(g.report, "gather: correctness on the public");
+    const json t = test_named(g.report, "gather: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "outside the error bound"));
   }
 
   TEST_CASE("an illegal address on the GPU is reported in words") {
     const Graded g = grade(kSubmissions / "crash", {"--part", "gather", "--no-time"});
-    const json& t = test_named(g.report, "gather: correctness on the public");
+    const json t = test_named(g.report, "gather: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "illegal"));
   }
@@ -220,7 +220,7 @@ TEST_SUITE("gpu") {
   TEST_CASE("a spinning kernel is killed at the timeout") {
     const Graded g =
         grade(kSubmissions / "hang", {"--part", "gather", "--no-time", "--timeout", "5"}, 120);
-    const json& t = test_named(g.report, "gather: correctness on the public");
+    const json t = test_named(g.report, "gather: correctness on the public");
     CHECK(t["score"] == 0);
     CHECK(contains(t, "did not finish within the time limit"));
   }

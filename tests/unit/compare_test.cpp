@@ -88,8 +88,7 @@ TEST_CASE("compare_sum_magnitude draws the line at the bound") {
 TEST_CASE("compare_sum_magnitude counts unwritten separately from NaN and infinity") {
   const float poison = gpulab::poison_float();
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> got = {1.0f,   2.0f, poison, std::nanf(""), inf,
-                                  -inf,   poison, 3.0f};
+  const std::vector<float> got = {1.0f, 2.0f, poison, std::nanf(""), inf, -inf, poison, 3.0f};
   const std::vector<double> expected = {1, 2, 0, 0, 0, 0, 0, 3};
   const std::vector<double> magnitude(got.size(), 10.0);
   const CompareResult r = compare(got, expected, magnitude, tolerance(4, 8));
@@ -104,21 +103,24 @@ TEST_CASE("compare_sum_magnitude counts unwritten separately from NaN and infini
 
 TEST_CASE("compare_sum_magnitude reports the element with the largest error over its bound") {
   const SumMagnitudeTolerance tol = tolerance(4, 1);
-  // Element 1 has the largest absolute error but a large bound; element 3 a smaller error that
-  // is further outside its small bound.
-  const std::vector<double> magnitude = {1, 1e6, 1, 1, 1};
-  const std::vector<double> expected = {0.5, 1000, 0.25, 2, 0.75};
+  // Elements 1 and 3 have the largest absolute errors but large bounds; element 2, between
+  // them, a smaller error that is further outside its small bound. Neither the first nor the
+  // last failure is the worst.
+  const std::vector<double> magnitude = {1, 1e6, 1, 1e6, 1};
+  const std::vector<double> expected = {0.5, 1000, 2, -1000, 0.75};
   std::vector<float> got(expected.begin(), expected.end());
-  got[1] = 1000.0f + 4.0f * static_cast<float>(tol.bound(1e6));  // 4x its bound, error ~1
-  got[3] = 2.0f + 1e-5f;                                        // ~40x its bound
+  const float big_error = 4.0f * static_cast<float>(tol.bound(1e6));  // ~1, 4x its bound
+  got[1] = 1000.0f + big_error;
+  got[2] = 2.0f + 1e-5f;  // ~40x its bound
+  got[3] = -1000.0f - big_error;
   const CompareResult r = compare(got, expected, magnitude, tol);
   CHECK_FALSE(r.pass);
-  CHECK(r.n_fail == 2);
-  CHECK(r.worst_index == 3);
+  CHECK(r.n_fail == 3);
+  CHECK(r.worst_index == 2);
   CHECK(r.worst_expected == 2.0);
-  CHECK(r.worst_got == static_cast<double>(got[3]));
+  CHECK(r.worst_got == static_cast<double>(got[2]));
   CHECK(r.worst_bound == tol.bound(1.0));
-  CHECK(r.max_err_over_bound == doctest::Approx((got[3] - 2.0) / tol.bound(1.0)));
+  CHECK(r.max_err_over_bound == doctest::Approx((got[2] - 2.0) / tol.bound(1.0)));
 }
 
 TEST_CASE("index_string writes a C-order flat index as [k][j][i]") {
@@ -162,6 +164,17 @@ TEST_CASE("CompareResult::message tells a student what went wrong and where") {
     CHECK(contains(msg, "[1][1][1]"));
     CHECK(contains(msg, "expected 2.5"));
     CHECK(contains(msg, "got 3"));
+  }
+  SUBCASE("value outside the bound beside a NaN") {
+    // The NaN makes the array's max_err_over_bound infinite; the failing value's own ratio
+    // (0.5 / (4 * 4 * u * 2), about 2.6e5) must still be the one reported.
+    expected[17] = 2.5;
+    got[17] = 3.0f;
+    got[3] = std::nanf("");
+    const std::string msg = compare(got, expected, magnitude, tol).message("potential", shape);
+    INFO(msg);
+    CHECK(contains(msg, "[1][1][1]"));
+    CHECK(contains(msg, "(2.62e+05 times the bound)"));
   }
   SUBCASE("pass") {
     got[0] = 1.0f + 0x1p-23f;

@@ -17,9 +17,13 @@ using nlohmann::json;
 using test::contains;
 namespace fs = std::filesystem;
 
-fs::path real_lab_json() { return test::source_dir() / "labs" / "scatter-gather" / "lab.json"; }
+fs::path real_lab_json() {
+  return test::source_dir() / "labs" / "scatter-gather" / "lab.json";
+}
 
-json real_lab() { return json::parse(test::read_file(real_lab_json())); }
+json real_lab() {
+  return json::parse(test::read_file(real_lab_json()));
+}
 
 // Writes `text` as <tmp>/labs/<id>/lab.json and returns the LabConfigError message loading it
 // gives; fails the test when it loads.
@@ -157,16 +161,24 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
       {"unknown tolerance model",
        [](json& j) { j["outputs"]["potential"]["tolerance"]["model"] = "relative"; },
        {"outputs.potential.tolerance.model", "\"relative\""}},
-      {"rubric names an unknown group", [](json& j) { j["rubric"]["gather"]["bonus"] = 5; },
+      {"rubric names an unknown group",
+       [](json& j) { j["rubric"]["gather"]["bonus"] = 5; },
        {"rubric.gather.bonus"}},
+      {"rubric gives correctness points for a timing group",
+       [](json& j) { j["rubric"]["scatter"]["timing"] = 5; },
+       {"rubric.scatter.timing"}},
       {"public dataset without a seed",
        [](json& j) { j["dataset_groups"][0]["datasets"][2].erase("seed"); },
        {"dataset_groups[0].datasets[2]", "seed"}},
       {"dataset for an unknown part",
-       [](json& j) { j["dataset_groups"][2]["datasets"][0]["parts"] = {"scatter", "reduce"}; },
+       [](json& j) {
+         j["dataset_groups"][2]["datasets"][0]["parts"] = {"scatter", "reduce"};
+       },
        {"dataset_groups[2].datasets[0].parts", "\"reduce\""}},
       {"student file outside the folder",
-       [](json& j) { j["student_files"] = {"dcs.cu", "../x.cu"}; },
+       [](json& j) {
+         j["student_files"] = {"dcs.cu", "../x.cu"};
+       },
        {"student_files", "\"../x.cu\""}},
   };
   for (const auto& c : cases) {

@@ -98,12 +98,24 @@ void check_round_trip(const std::vector<size_t>& shape) {
 
 TEST_CASE_TEMPLATE("npy round trip keeps dtype, shape and bytes", T, float, double, int32_t,
                    int64_t, uint8_t) {
-  SUBCASE("0-d") { check_round_trip<T>({}); }
-  SUBCASE("1-d") { check_round_trip<T>({7}); }
-  SUBCASE("2-d") { check_round_trip<T>({3, 5}); }
-  SUBCASE("3-d") { check_round_trip<T>({2, 3, 4}); }
-  SUBCASE("empty dimension") { check_round_trip<T>({0, 4}); }
-  SUBCASE("long header") { check_round_trip<T>({1, 2, 3, 4, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}); }
+  SUBCASE("0-d") {
+    check_round_trip<T>({});
+  }
+  SUBCASE("1-d") {
+    check_round_trip<T>({7});
+  }
+  SUBCASE("2-d") {
+    check_round_trip<T>({3, 5});
+  }
+  SUBCASE("3-d") {
+    check_round_trip<T>({2, 3, 4});
+  }
+  SUBCASE("empty dimension") {
+    check_round_trip<T>({0, 4});
+  }
+  SUBCASE("long header") {
+    check_round_trip<T>({1, 2, 3, 4, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+  }
 }
 
 TEST_CASE("npy shape_string and dtype names follow numpy") {

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -16,7 +15,9 @@ namespace test {
 
 namespace fs = std::filesystem;
 
-inline fs::path source_dir() { return GPULAB_TEST_SOURCE_DIR; }
+inline fs::path source_dir() {
+  return GPULAB_TEST_SOURCE_DIR;
+}
 
 // A fresh directory under the system temp dir, removed with everything in it when the test ends.
 class TempDir {

@@ -4,8 +4,6 @@
 //
 // Exit status: 0 the part ran (result.json says so), 2 bad command line, 3 the part failed
 // (result.json holds the message), 4 the part needs a GPU and there is none.
-#include <sched.h>
-
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -16,22 +14,6 @@
 #include "runner.h"
 
 namespace {
-
-// CPU parts run pinned to one core, the last this process may use (the first usually takes
-// more interrupts): student and reference are then timed on the same core without migrations,
-// and the part is sequential, as the interface says. Returns the core, or -1.
-int pin_to_one_core() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
-  for (int cpu = CPU_SETSIZE - 1; cpu >= 0; --cpu) {
-    if (!CPU_ISSET(cpu, &set)) continue;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    return sched_setaffinity(0, sizeof one, &one) == 0 ? cpu : -1;
-  }
-  return -1;
-}
 
 int usage(const char* why) {
   std::fprintf(stderr,
@@ -87,7 +69,6 @@ int main(int argc, char** argv) {
     write_result(out_dir, result);
     return 2;
   }
-  if (!part->gpu) result["cpu_core"] = pin_to_one_core();
   if (part->gpu) {
     const gpulab::DeviceInfo dev = gpulab::device_preflight();
     result["device"] = dev.to_json();

@@ -39,15 +39,18 @@ int bench(const BenchOptions& o, std::ostream& out) {
       if (!g.timing) continue;
       for (const auto& ds : g.datasets) {
         if (!ds.applies_to(part.name)) continue;
-        const DatasetDirs d =
-            materialize(lab, g, ds, 0, paths.cache_dir() / "datasets" / lab.id);
+        const DatasetDirs d = materialize(lab, g, ds, 0, paths.cache_dir() / "datasets" / lab.id);
         const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
         std::filesystem::remove_all(out_dir);
         std::filesystem::create_directories(out_dir);
-        const ProcessResult p = run_process(
-            {{runner.string(), "--part", part.name, "--dataset", d.input.string(), "--out",
-              out_dir.string(), "--time", "--timing", lab.timing.dump()},
-             out_dir, 600, 16 * 1024, 0, 0});
+        const ProcessResult p =
+            run_process({{runner.string(), "--part", part.name, "--dataset", d.input.string(),
+                          "--out", out_dir.string(), "--time", "--timing", lab.timing.dump()},
+                         out_dir,
+                         600,
+                         16 * 1024,
+                         0,
+                         0});
         std::ifstream in(out_dir / "result.json");
         nlohmann::json r;
         try {
@@ -55,16 +58,18 @@ int bench(const BenchOptions& o, std::ostream& out) {
         } catch (const std::exception&) {
         }
         if (!p.ok() || !r.contains("timing")) {
-          out << "  " << part.name << " on " << ds.name << ": failed, the runner "
-              << p.describe() << "\n" << p.output << "\n";
+          out << "  " << part.name << " on " << ds.name << ": failed, the runner " << p.describe()
+              << "\n"
+              << p.output << "\n";
           status = 1;
           continue;
         }
         const double ms = r["timing"]["median_ms"].get<double>();
         const double rate = r.value("work", 0.0) / (ms * 1e-3);
-        const double ceiling = lab.timing.contains("ceiling_per_s")
-                                   ? lab.timing["ceiling_per_s"].value(part.gpu ? "gpu" : "cpu", 0.0)
-                                   : 0.0;
+        const double ceiling =
+            lab.timing.contains("ceiling_per_s")
+                ? lab.timing["ceiling_per_s"].value(part.gpu ? "gpu" : "cpu", 0.0)
+                : 0.0;
         char ceil_s[32] = "-", frac[32] = "-";
         if (ceiling > 0) {
           std::snprintf(ceil_s, sizeof ceil_s, "%.3g", ceiling);
@@ -76,7 +81,8 @@ int bench(const BenchOptions& o, std::ostream& out) {
         out << buf;
         if (r.contains("baseline")) {
           const double bms = r["baseline"]["timing"]["median_ms"].get<double>();
-          std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  (%s; "
+          std::snprintf(buf, sizeof buf,
+                        "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  (%s; "
                         "the reference is %.1fx faster)\n",
                         "baseline", ds.name.c_str(), bms,
                         100 * r["baseline"]["timing"].value("rel_se", 0.0),

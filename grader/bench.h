@@ -9,7 +9,7 @@ namespace gpulab {
 
 struct BenchOptions {
   std::string lab;
-  std::string part;  // empty: every part
+  std::string part;    // empty: every part
   std::string runner;  // empty: the reference runner; else a runner to bench instead
 };
 

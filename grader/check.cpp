@@ -23,8 +23,8 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
   const NpyArray expected = read_npy(ds.expected / (spec.name + ".npy"), DType::f64);
   const NpyArray magnitude = read_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
   if (got.shape != expected.shape) {
-    r.problem = "has shape " + got.shape_string() + " but " + expected.shape_string() +
-                " was expected";
+    r.problem =
+        "has shape " + got.shape_string() + " but " + expected.shape_string() + " was expected";
     return r;
   }
   SumMagnitudeTolerance tol;

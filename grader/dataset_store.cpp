@@ -47,8 +47,8 @@ DatasetDirs materialize(const LabConfig& lab, const GroupSpec& group, const Data
     std::ofstream(tmp / "complete") << "ok\n";
   } catch (const std::exception& e) {
     std::filesystem::remove_all(tmp);
-    throw std::runtime_error("generating dataset " + lab.id + "/" + ds.name + " failed: " +
-                             e.what());
+    throw std::runtime_error("generating dataset " + lab.id + "/" + ds.name +
+                             " failed: " + e.what());
   }
   std::filesystem::remove_all(dir);
   std::filesystem::rename(tmp, dir);

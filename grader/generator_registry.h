@@ -31,6 +31,6 @@ const DatasetGenerator* find_generator(const std::string& lab);
 
 }  // namespace gpulab
 
-#define GPULAB_DATASETS(LAB, TYPE)                                 \
-  static const bool gpulab_registered_generator_ =                 \
+#define GPULAB_DATASETS(LAB, TYPE)                 \
+  static const bool gpulab_registered_generator_ = \
       ::gpulab::register_generator(LAB, std::make_unique<TYPE>())

@@ -24,11 +24,11 @@ constexpr uint64_t kDefaultHiddenSeed = 20261122;
 
 // What one runner process produced, read back by the grader.
 struct RunOutcome {
-  bool ran = false;        // the runner exited 0 with status "ok"
+  bool ran = false;  // the runner exited 0 with status "ok"
   bool no_gpu = false;
   bool timed_out = false;
-  std::string message;     // why it did not run, for the student
-  nlohmann::json result;   // the runner's result.json
+  std::string message;    // why it did not run, for the student
+  nlohmann::json result;  // the runner's result.json
 };
 
 RunOutcome run_runner(const std::filesystem::path& runner, const std::string& part,
@@ -37,8 +37,8 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& pa
   RunOutcome o;
   std::filesystem::remove_all(out_dir);
   std::filesystem::create_directories(out_dir);
-  std::vector<std::string> argv = {runner.string(), "--part",  part, "--dataset",
-                                   ds.input.string(), "--out", out_dir.string()};
+  std::vector<std::string> argv = {
+      runner.string(), "--part", part, "--dataset", ds.input.string(), "--out", out_dir.string()};
   if (time) argv.insert(argv.end(), {"--time", "--timing", timing.dump()});
   ProcessOptions po;
   po.argv = argv;
@@ -62,8 +62,8 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& pa
     return o;
   }
   if (p.exit_code == 2 && !p.timed_out)  // the runner rejected its command line: our fault
-    throw std::runtime_error("the runner " + runner.string() + " rejected its arguments: " +
-                             o.result.value("message", p.output));
+    throw std::runtime_error("the runner " + runner.string() +
+                             " rejected its arguments: " + o.result.value("message", p.output));
   if (status == "no-gpu" || p.exit_code == 4) {
     o.no_gpu = true;
     o.message = o.result.value("message", "no GPU");
@@ -74,8 +74,8 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& pa
   else
     o.message = "the run " + p.describe() + ".";
   if (!p.output.empty()) {
-    std::string tail = p.output.size() > 2000 ? "..." + p.output.substr(p.output.size() - 2000)
-                                              : p.output;
+    std::string tail =
+        p.output.size() > 2000 ? "..." + p.output.substr(p.output.size() - 2000) : p.output;
     o.message += "\nIts output:\n" + tail;
   }
   return o;
@@ -183,13 +183,13 @@ class Grading {
     const auto& s = o_.submission;
     if (std::filesystem::is_directory(s)) {
       for (const auto& f : lab_.student_files)
-        if (std::filesystem::is_regular_file(s / f))
-          std::filesystem::copy_file(s / f, dst / f);
+        if (std::filesystem::is_regular_file(s / f)) std::filesystem::copy_file(s / f, dst / f);
     } else if (std::filesystem::is_regular_file(s)) {
       const std::string name = s.filename().string();
       if (std::find(lab_.student_files.begin(), lab_.student_files.end(), name) ==
           lab_.student_files.end())
-        throw std::runtime_error("the submission file " + name + " is not one of this lab's "
+        throw std::runtime_error("the submission file " + name +
+                                 " is not one of this lab's "
                                  "student files");
       std::filesystem::copy_file(s, dst / name);
     } else {
@@ -239,10 +239,15 @@ class Grading {
         max = rubric.performance;
         for (const auto& [g, pts] : rubric.group_points) max += pts;
       }
-      report.tests.push_back({part.name + ": not graded (no GPU)", 0, max, false,
-                              "This part needs a CUDA GPU and the grading machine has none: " +
-                                  device_.problem,
-                              "visible", {part.name}, {}});
+      report.tests.push_back(
+          {part.name + ": not graded (no GPU)",
+           0,
+           max,
+           false,
+           "This part needs a CUDA GPU and the grading machine has none: " + device_.problem,
+           "visible",
+           {part.name},
+           {}});
       return;
     }
     bool public_ok = true, part_timed_out = false;
@@ -265,8 +270,8 @@ class Grading {
         log_ << "  " << part.name << " on " << ds->name << "\n";
         const DatasetDirs d = dataset(g, *ds);
         const auto out = work_ / "runs" / part.name / ds->name;
-        const RunOutcome o = run_runner(student_.runner, part.name, d, out, false, {},
-                                        o_.run_timeout_s);
+        const RunOutcome o =
+            run_runner(student_.runner, part.name, d, out, false, {}, o_.run_timeout_s);
         part_timed_out = o.timed_out;
         std::string line;
         if (o.ran) {
@@ -294,14 +299,26 @@ class Grading {
       if (!g.hidden) t.output += "\n" + details;
       report.tests.push_back(t);
       if (g.hidden)  // the details, for instructors only
-        report.tests.push_back({part.name + ": " + g.name + " dataset details (instructors)", 0,
-                                0, all, details, "hidden", {part.name, g.name}, {}});
+        report.tests.push_back({part.name + ": " + g.name + " dataset details (instructors)",
+                                0,
+                                0,
+                                all,
+                                details,
+                                "hidden",
+                                {part.name, g.name},
+                                {}});
     }
-    if (o_.performance && rubric.performance > 0) grade_performance(part, public_ok, report);
+    if (o_.performance && rubric.performance > 0)
+      grade_performance(part, public_ok, report);
     else if (rubric.performance > 0)
-      report.tests.push_back({part.name + ": performance not measured (--no-time)", 0, 0, false,
-                              "Timing was switched off for this run.", "visible",
-                              {part.name, "performance"}, {}});
+      report.tests.push_back({part.name + ": performance not measured (--no-time)",
+                              0,
+                              0,
+                              false,
+                              "Timing was switched off for this run.",
+                              "visible",
+                              {part.name, "performance"},
+                              {}});
   }
 
   void grade_performance(const PartSpec& part, bool public_ok, Report& report) {
@@ -338,8 +355,8 @@ class Grading {
         log_ << "  timing " << (student_turn ? "your " : "reference ") << part.name << " on "
              << ds.name << " (round " << r + 1 << " of " << rounds << ")\n";
         const RunOutcome o =
-            run_runner(student_turn ? student_.runner : reference_runner(), part.name, d, out,
-                       true, lab_.timing, o_.timed_run_timeout_s);
+            run_runner(student_turn ? student_.runner : reference_runner(), part.name, d, out, true,
+                       lab_.timing, o_.timed_run_timeout_s);
         if (!student_turn) {
           if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
           reference.push_back(timing_median(o));
@@ -355,8 +372,7 @@ class Grading {
         if (!c.pass) {
           row.result = "FAIL";
           report.rows.push_back(row);
-          return "The outputs of the timed run are wrong, so no performance points:\n" +
-                 c.message;
+          return "The outputs of the timed run are wrong, so no performance points:\n" + c.message;
         }
         student.push_back(timing_median(o));
         work = o.result.value("work", 0.0);
@@ -367,11 +383,12 @@ class Grading {
     row.reference_ms = ref;
     report.rows.push_back(row);
     const double ratio = s / ref;
-    t.extra = {{"student_ms", s}, {"reference_ms", ref}, {"ratio", ratio}, {"work", work},
-               {"student_samples_ms", student}, {"reference_samples_ms", reference}};
+    t.extra = {
+        {"student_ms", s}, {"reference_ms", ref},           {"ratio", ratio},
+        {"work", work},    {"student_samples_ms", student}, {"reference_samples_ms", reference}};
     report.leaderboard.push_back({part.name + " time (ms)", s, "asc"});
-    std::string out = fmt("Your median time %.4g ms, the reference's %.4g ms: ratio %.3f. ", s,
-                          ref, ratio);
+    std::string out =
+        fmt("Your median time %.4g ms, the reference's %.4g ms: ratio %.3f. ", s, ref, ratio);
     const std::string device = part.gpu ? "gpu" : "cpu";
     const double ceiling = lab_.timing.contains("ceiling_per_s")
                                ? lab_.timing["ceiling_per_s"].value(device, 0.0)

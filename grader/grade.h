@@ -15,16 +15,16 @@ namespace gpulab {
 
 struct GradeOptions {
   std::string lab;
-  std::filesystem::path submission;   // a directory holding the student files, or one file
-  std::vector<std::string> parts;     // empty: every part
-  std::string dataset;                // non-empty: only this dataset (gpulab run)
-  bool include_hidden = true;         // gpulab run leaves hidden datasets out
+  std::filesystem::path submission;  // a directory holding the student files, or one file
+  std::vector<std::string> parts;    // empty: every part
+  std::string dataset;               // non-empty: only this dataset (gpulab run)
+  bool include_hidden = true;        // gpulab run leaves hidden datasets out
   std::optional<uint64_t> hidden_seed;
-  bool require_gpu = false;           // GPU parts without a GPU score zero instead of being left out
+  bool require_gpu = false;  // GPU parts without a GPU score zero instead of being left out
   bool performance = true;
-  double run_timeout_s = 60;          // one correctness run
-  double timed_run_timeout_s = 180;   // one timed run
-  std::filesystem::path work_dir;     // empty: a fresh temporary directory, removed afterwards
+  double run_timeout_s = 60;         // one correctness run
+  double timed_run_timeout_s = 180;  // one timed run
+  std::filesystem::path work_dir;    // empty: a fresh temporary directory, removed afterwards
   std::string backend = "cuda";
 };
 

@@ -77,8 +77,8 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
   if (c.id != c.dir.filename().string())
-    r.fail("id", "\"" + c.id + "\" does not match the folder name \"" +
-                     c.dir.filename().string() + "\"");
+    r.fail("id",
+           "\"" + c.id + "\" does not match the folder name \"" + c.dir.filename().string() + "\"");
   c.title = r.str(j, "title", "lab");
   c.interface = r.str(j, "interface", "lab");
   c.student_files = r.strings(r.field(j, "student_files", "lab"), "student_files");
@@ -97,8 +97,8 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     const auto& t = r.field(o, "tolerance", where);
     s.tolerance.model = r.str(t, "model", where + ".tolerance");
     if (s.tolerance.model != "sum_magnitude")
-      r.fail(where + ".tolerance.model", "unknown model \"" + s.tolerance.model +
-                                             "\" (known: sum_magnitude)");
+      r.fail(where + ".tolerance.model",
+             "unknown model \"" + s.tolerance.model + "\" (known: sum_magnitude)");
     s.tolerance.K = r.num(t, "K", where + ".tolerance");
     s.tolerance.unit_roundoff = r.num(t, "unit_roundoff", where + ".tolerance");
     s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
@@ -166,8 +166,9 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
         e.performance = value.get<double>();
         continue;
       }
-      const bool known = std::any_of(c.groups.begin(), c.groups.end(),
-                                     [&](const GroupSpec& g) { return g.name == key && !g.timing; });
+      const bool known = std::any_of(c.groups.begin(), c.groups.end(), [&](const GroupSpec& g) {
+        return g.name == key && !g.timing;
+      });
       if (!known)
         r.fail("rubric." + p.name + "." + key,
                "is neither \"performance\" nor a correctness dataset group");
@@ -205,7 +206,8 @@ std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& s
   const auto labs = source_root / "labs";
   if (!std::filesystem::is_directory(labs)) return files;
   for (const auto& e : std::filesystem::directory_iterator(labs))
-    if (std::filesystem::is_regular_file(e.path() / "lab.json")) files.push_back(e.path() / "lab.json");
+    if (std::filesystem::is_regular_file(e.path() / "lab.json"))
+      files.push_back(e.path() / "lab.json");
   std::sort(files.begin(), files.end());
   return files;
 }

@@ -39,7 +39,7 @@ struct PartSpec {
 struct DatasetSpec {
   std::string name;
   nlohmann::json params;
-  std::optional<uint64_t> seed;  // fixed seed (public); none: derived from the instructor's
+  std::optional<uint64_t> seed;    // fixed seed (public); none: derived from the instructor's
   std::vector<std::string> parts;  // empty: every part
   bool applies_to(const std::string& part) const;
 };

@@ -90,8 +90,9 @@ int main(int argc, char** argv) {
   std::string run_out, grade_out;
   bool run_no_time = false;
   uint64_t hidden_seed = 0;
-  auto* run = app.add_subcommand("run", "Build your lab files and check them on the public "
-                                        "datasets, with times where a GPU is present");
+  auto* run = app.add_subcommand("run",
+                                 "Build your lab files and check them on the public "
+                                 "datasets, with times where a GPU is present");
   run->add_option("lab", run_o.lab, "Lab id")->required();
   run->add_option("--part", run_o.parts, "Only these parts");
   run->add_option("--dataset", run_o.dataset, "Only this dataset");
@@ -106,7 +107,8 @@ int main(int argc, char** argv) {
   grade_cmd->add_option("--out", grade_out, "The report to write")->required();
   grade_cmd->add_option("--part", grade_o.parts, "Only these parts");
   grade_cmd->add_option("--hidden-seed", hidden_seed, "Seed of the hidden datasets");
-  grade_cmd->add_option("--backend", grade_o.backend, "cuda")->check(CLI::IsMember({"cuda", "sim"}));
+  grade_cmd->add_option("--backend", grade_o.backend, "cuda")
+      ->check(CLI::IsMember({"cuda", "sim"}));
   grade_cmd->add_flag("--require-gpu", grade_o.require_gpu,
                       "Score GPU parts zero, rather than leave them out, without a GPU");
   grade_cmd->add_option("--timeout", grade_o.run_timeout_s, "Seconds per correctness run");

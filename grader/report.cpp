@@ -1,10 +1,10 @@
 #include "report.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-
-#include <unistd.h>
 
 namespace gpulab {
 
@@ -24,8 +24,8 @@ nlohmann::json Report::to_json() const {
   nlohmann::json j;
   if (grader_error.empty()) j["score"] = score();
   j["execution_time"] = std::round(execution_time_s);
-  j["output"] = grader_error.empty() ? output : "The grader failed; no score was given. " +
-                                                    grader_error;
+  j["output"] =
+      grader_error.empty() ? output : "The grader failed; no score was given. " + grader_error;
   j["visibility"] = "visible";
   j["stdout_visibility"] = "hidden";
   j["tests"] = nlohmann::json::array();
@@ -67,8 +67,8 @@ std::string Report::summary() const {
   if (!grader_error.empty()) return "grader error (no score given): " + grader_error + "\n";
   for (const auto& t : tests) {
     if (t.visibility == "hidden") continue;
-    std::snprintf(buf, sizeof buf, "  %-6s %6.1f / %-6.1f %s\n", t.passed ? "ok" : "FAIL",
-                  t.score, t.max_score, t.name.c_str());
+    std::snprintf(buf, sizeof buf, "  %-6s %6.1f / %-6.1f %s\n", t.passed ? "ok" : "FAIL", t.score,
+                  t.max_score, t.name.c_str());
     s += buf;
   }
   std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f\n", score(), max_score());
@@ -85,8 +85,10 @@ std::string Report::table() const {
   s += buf;
   for (const auto& r : rows) {
     char err[32] = "-", t[32] = "-", ref[32] = "-", ratio[32] = "-";
-    if (std::isfinite(r.err_over_bound)) std::snprintf(err, sizeof err, "%.3g", r.err_over_bound);
-    else std::snprintf(err, sizeof err, "inf");
+    if (std::isfinite(r.err_over_bound))
+      std::snprintf(err, sizeof err, "%.3g", r.err_over_bound);
+    else
+      std::snprintf(err, sizeof err, "inf");
     if (r.student_ms >= 0) std::snprintf(t, sizeof t, "%.4g", r.student_ms);
     if (r.reference_ms >= 0) std::snprintf(ref, sizeof ref, "%.4g", r.reference_ms);
     if (r.student_ms > 0 && r.reference_ms > 0)

@@ -17,10 +17,10 @@ void check_student_call(const char* function_name) {
                   (err == cudaErrorIllegalAddress
                        ? ". A kernel read or wrote outside an allocation: check your index "
                          "arithmetic and bounds checks."
-                       : err == cudaErrorInvalidConfiguration
-                             ? ". The launch configuration is invalid: check the grid and block "
-                               "sizes (at most 1024 threads per block)."
-                             : ""));
+                   : err == cudaErrorInvalidConfiguration
+                       ? ". The launch configuration is invalid: check the grid and block "
+                         "sizes (at most 1024 threads per block)."
+                       : ""));
 }
 
 }  // namespace gpulab

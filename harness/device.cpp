@@ -46,8 +46,8 @@ DeviceInfo device_preflight() {
   }
   cudaDeviceProp p{};
   if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
-    d.problem = "the CUDA GPU could not be queried: " +
-                std::string(cudaGetErrorString(cudaGetLastError()));
+    d.problem =
+        "the CUDA GPU could not be queried: " + std::string(cudaGetErrorString(cudaGetLastError()));
     return d;
   }
   d.usable = true;

@@ -79,8 +79,12 @@ std::vector<size_t> parse_shape(const std::string& tuple, const std::filesystem:
 
 }  // namespace
 
-const char* dtype_name(DType t) { return info(t).name; }
-size_t dtype_size(DType t) { return info(t).size; }
+const char* dtype_name(DType t) {
+  return info(t).name;
+}
+size_t dtype_size(DType t) {
+  return info(t).size;
+}
 
 size_t NpyArray::count() const {
   size_t n = 1;
@@ -157,8 +161,8 @@ NpyArray read_npy(const std::filesystem::path& path, DType expected) {
 
 void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
                const void* data) {
-  std::string dict = std::string("{'descr': '") + info(dtype).descr +
-                     "', 'fortran_order': False, 'shape': (";
+  std::string dict =
+      std::string("{'descr': '") + info(dtype).descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) {
     dict += std::to_string(shape[i]);
     dict += (shape.size() == 1 || i + 1 < shape.size()) ? "," : "";

@@ -71,8 +71,7 @@ constexpr DType dtype_of<uint8_t>() {
 }
 
 template <class T>
-void write_npy(const std::filesystem::path& path, const std::vector<size_t>& shape,
-               const T* data) {
+void write_npy(const std::filesystem::path& path, const std::vector<size_t>& shape, const T* data) {
   write_npy(path, dtype_of<T>(), shape, data);
 }
 

@@ -18,8 +18,8 @@ void check_guards(const float* buffer, size_t count, const char* what) {
   }
   if (before + after == 0) return;
   throw std::runtime_error(
-      std::string("your ") + what + " wrote outside the output array: " +
-      std::to_string(before) + " values just before its start and " + std::to_string(after) +
+      std::string("your ") + what + " wrote outside the output array: " + std::to_string(before) +
+      " values just before its start and " + std::to_string(after) +
       " just past its end were overwritten. Threads whose index falls outside the array must "
       "not write: is a bounds check missing?");
 }
@@ -29,7 +29,9 @@ GpuOutputs::GpuOutputs(FloatOutput spec, int n_sets)
   for (int i = 0; i < n_sets; ++i) sets_.emplace_back(poison_.size());
 }
 
-void GpuOutputs::poison(int set) { sets_[static_cast<size_t>(set)].upload(poison_.data()); }
+void GpuOutputs::poison(int set) {
+  sets_[static_cast<size_t>(set)].upload(poison_.data());
+}
 
 std::vector<float> GpuOutputs::download(int set, const char* what) const {
   std::vector<float> all = sets_[static_cast<size_t>(set)].download();
@@ -83,7 +85,8 @@ void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const cha
 }
 
 TimingResult time_cpu_baseline(const RunContext& ctx, const SetFn& call) {
-  return time_cpu(ctx.policy, 1, [](int) {}, call);
+  return time_cpu(
+      ctx.policy, 1, [](int) {}, call);
 }
 
 }  // namespace gpulab

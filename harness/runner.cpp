@@ -18,6 +18,8 @@ const Part* find_part(const std::string& name) {
   return nullptr;
 }
 
-std::vector<Part> all_parts() { return registry(); }
+std::vector<Part> all_parts() {
+  return registry();
+}
 
 }  // namespace gpulab

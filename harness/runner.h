@@ -46,6 +46,6 @@ std::vector<Part> all_parts();
 
 #define GPULAB_PART_CAT2(a, b) a##b
 #define GPULAB_PART_CAT(a, b) GPULAB_PART_CAT2(a, b)
-#define GPULAB_PART(NAME, NEEDS_GPU, FN)                                   \
+#define GPULAB_PART(NAME, NEEDS_GPU, FN)                                 \
   static const bool GPULAB_PART_CAT(gpulab_registered_part_, __LINE__) = \
       ::gpulab::register_part({NAME, NEEDS_GPU, FN})

@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
   }
   try {
     gpulab::RunContext ctx{gpulab::Dataset::open(dataset_dir), out_dir, time, {}, {}};
-    if (!timing_json.empty()) ctx.policy = gpulab::TimingPolicy::from_json(
-        nlohmann::json::parse(timing_json));
+    if (!timing_json.empty())
+      ctx.policy = gpulab::TimingPolicy::from_json(nlohmann::json::parse(timing_json));
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
     part->run(ctx);

@@ -33,8 +33,12 @@ Params parse(const nlohmann::json& p) {
                                   "\" must be an integer >= " + std::to_string(lo));
     return p[key].get<int>();
   };
-  Params r{int_param("nx", 1), int_param("ny", 1), int_param("nz", 1), int_param("n_atoms", 1),
-           0.0f, p.value("dominant", std::string())};
+  Params r{int_param("nx", 1),
+           int_param("ny", 1),
+           int_param("nz", 1),
+           int_param("n_atoms", 1),
+           0.0f,
+           p.value("dominant", std::string())};
   if (!p.contains("h") || !p["h"].is_number() || !(p["h"].get<double>() > 0))
     throw std::invalid_argument("parameter \"h\" must be a number > 0");
   r.h = p["h"].get<float>();
@@ -117,8 +121,8 @@ class Generator final : public DatasetGenerator {
         const double x = static_cast<float>(i * p.h);
         double v = 0, m = 0;
         for (size_t a = 0; a < n; ++a) {
-          const double dx = x - atoms[4 * a], dy = y - atoms[4 * a + 1],
-                       dz = z - atoms[4 * a + 2], q = atoms[4 * a + 3];
+          const double dx = x - atoms[4 * a], dy = y - atoms[4 * a + 1], dz = z - atoms[4 * a + 2],
+                       q = atoms[4 * a + 3];
           const double inv_r = 1.0 / std::sqrt(dx * dx + dy * dy + dz * dz);
           v += q * inv_r;
           m += std::fabs(q) * inv_r;

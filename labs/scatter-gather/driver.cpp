@@ -33,7 +33,8 @@ DcsInput load(const gpulab::Dataset& ds) {
   in.lattice = {static_cast<int>(ds.int_param("nx")), static_cast<int>(ds.int_param("ny")),
                 static_cast<int>(ds.int_param("nz")), static_cast<float>(ds.num_param("h"))};
   if (in.lattice.nx < 1 || in.lattice.ny < 1 || in.lattice.nz < 1 || !(in.lattice.h > 0))
-    throw std::runtime_error((ds.dir / "meta.json").string() + ": lattice sizes must be >= 1 "
+    throw std::runtime_error((ds.dir / "meta.json").string() +
+                             ": lattice sizes must be >= 1 "
                              "and h > 0");
   return in;
 }
@@ -61,8 +62,12 @@ void gpu_part(RunContext& ctx, DcsFn fn, const char* what) {
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
 }
 
-void scatter(RunContext& ctx) { gpu_part(ctx, dcs_scatter, "dcs_scatter"); }
-void gather(RunContext& ctx) { gpu_part(ctx, dcs_gather, "dcs_gather"); }
+void scatter(RunContext& ctx) {
+  gpu_part(ctx, dcs_scatter, "dcs_scatter");
+}
+void gather(RunContext& ctx) {
+  gpu_part(ctx, dcs_gather, "dcs_gather");
+}
 
 // The plain input-oriented loop: every atom visits every point. Its cache behaviour (the whole
 // lattice is streamed once per atom) is what the output-oriented code improves on.
@@ -87,9 +92,12 @@ void cpu_fast(RunContext& ctx) {
   const int sets = gpulab::input_sets(ctx);
   std::vector<std::vector<float>> atoms(static_cast<size_t>(sets), in.atoms);
   gpulab::CpuOutputs out(potential_spec(in), sets);
-  gpulab::run_cpu_part(ctx, out, [&](int s) {
-    dcs_cpu_fast(atoms[static_cast<size_t>(s)].data(), in.n_atoms, in.lattice, out.get(s));
-  }, "dcs_cpu_fast");
+  gpulab::run_cpu_part(
+      ctx, out,
+      [&](int s) {
+        dcs_cpu_fast(atoms[static_cast<size_t>(s)].data(), in.n_atoms, in.lattice, out.get(s));
+      },
+      "dcs_cpu_fast");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
   if (ctx.time) {
     std::vector<float> scratch(in.points());

@@ -3,6 +3,7 @@
 // need a CUDA GPU.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -34,9 +35,15 @@ fs::path scratch(const std::string& name) {
 Graded grade(const fs::path& submission, std::vector<std::string> extra, double timeout_s = 900) {
   const fs::path dir = scratch(submission.filename().string());
   const fs::path out = dir / "results.json";
-  std::vector<std::string> argv = {GPULAB_TEST_BINARY, "grade",   "scatter-gather",
-                                   "--submission",     submission.string(), "--out",
-                                   out.string(),       "--hidden-seed",     "7"};
+  std::vector<std::string> argv = {GPULAB_TEST_BINARY,
+                                   "grade",
+                                   "scatter-gather",
+                                   "--submission",
+                                   submission.string(),
+                                   "--out",
+                                   out.string(),
+                                   "--hidden-seed",
+                                   "7"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Graded g;
   g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0});
@@ -54,8 +61,7 @@ json test_named(const json& report, const std::string& prefix) {
       REQUIRE_MESSAGE(found == nullptr, "two tests start with " << prefix);
       found = &t;
     }
-  REQUIRE_MESSAGE(found != nullptr, "no test starts with " << prefix << " in\n"
-                                                           << report.dump(2));
+  REQUIRE_MESSAGE(found != nullptr, "no test starts with " << prefix << " in\n" << report.dump(2));
   return *found;
 }
 
@@ -71,7 +77,20 @@ void check_full_correctness(const json& report, const std::string& part) {
   }
 }
 
-double score(const json& report) { return report.at("score").get<double>(); }
+double score(const json& report) {
+  return report.at("score").get<double>();
+}
+
+// Grades one part of a broken submission without timing; its public-correctness test must
+// score zero, and is returned so the caller can check what it tells the student.
+json failing_public_test(const fs::path& submission, const std::string& part,
+                         std::vector<std::string> extra = {}) {
+  extra.insert(extra.end(), {"--part", part, "--no-time"});
+  const Graded g = grade(submission, extra, 120);
+  const json t = test_named(g.report, part + ": correctness on the public");
+  CHECK_MESSAGE(t["score"] == 0, t.dump(2));
+  return t;
+}
 
 }  // namespace
 
@@ -101,9 +120,7 @@ TEST_SUITE("cpu") {
   }
 
   TEST_CASE("a dropped atom fails with the worst point, expected and got values") {
-    const Graded g = grade(kSubmissions / "bug-dropped-atom", {"--part", "cpu_fast", "--no-time"});
-    const json t = test_named(g.report, "cpu_fast: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "bug-dropped-atom", "cpu_fast");
     CHECK(contains(t, "outside the error bound"));
     CHECK(contains(t, "expected"));
     CHECK(contains(t, "FAIL dominant-first"));
@@ -119,20 +136,16 @@ TEST_SUITE("cpu") {
   }
 
   TEST_CASE("a crash is reported as a crash, and the rest is still graded") {
-    const Graded g = grade(kSubmissions / "crash", {"--part", "cpu_fast", "--no-time"});
-    const json t = test_named(g.report, "cpu_fast: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "crash", "cpu_fast");
     CHECK(contains(t, "signal 11"));
   }
 
   TEST_CASE("a hang is killed at the timeout and later datasets are not waited for") {
-    const Graded g =
-        grade(kSubmissions / "hang", {"--part", "cpu_fast", "--no-time", "--timeout", "3"}, 120);
-    const json t = test_named(g.report, "cpu_fast: correctness on the public");
-    CHECK(t["score"] == 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    const json t = failing_public_test(kSubmissions / "hang", "cpu_fast", {"--timeout", "3"});
     CHECK(contains(t, "did not finish within the time limit"));
     CHECK(contains(t, "an earlier dataset timed out"));
-    CHECK(g.process.wall_s < 60);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60));
   }
 
   TEST_CASE("gigabytes of output are cut to a bound and the results still graded") {
@@ -178,50 +191,37 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("an alternative correct submission gets full correctness on every part") {
     const Graded g = grade(kSubmissions / "alt-correct", {"--no-time"});
-    for (const char* part : {"scatter", "gather", "cpu_fast"}) check_full_correctness(g.report, part);
+    for (const char* part : {"scatter", "gather", "cpu_fast"})
+      check_full_correctness(g.report, part);
   }
 
   TEST_CASE("a missing bounds check is caught by the guard zones") {
-    const Graded g = grade(kSubmissions / "bug-no-bounds-check", {"--part", "gather", "--no-time"});
-    const json t = test_named(g.report, "gather: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "bug-no-bounds-check", "gather");
     CHECK(contains(t, "wrote outside the output array"));
   }
 
   TEST_CASE("a scatter without atomics loses updates") {
-    const Graded g =
-        grade(kSubmissions / "bug-scatter-no-atomics", {"--part", "scatter", "--no-time"});
-    const json t = test_named(g.report, "scatter: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "bug-scatter-no-atomics", "scatter");
     CHECK(contains(t, "outside the error bound"));
   }
 
   TEST_CASE("a dropped atom fails the gather") {
-    const Graded g = grade(kSubmissions / "bug-dropped-atom", {"--part", "gather", "--no-time"});
-    const json t = test_named(g.report, "gather: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "bug-dropped-atom", "gather");
     CHECK(contains(t, "FAIL dominant-last"));
   }
 
   TEST_CASE("half-precision inputs are rejected by the tolerance") {
-    const Graded g = grade(kSubmissions / "cheat-fp16", {"--part", "gather", "--no-time"});
-    const json t = test_named(g.report, "gather: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "cheat-fp16", "gather");
     CHECK(contains(t, "outside the error bound"));
   }
 
   TEST_CASE("an illegal address on the GPU is reported in words") {
-    const Graded g = grade(kSubmissions / "crash", {"--part", "gather", "--no-time"});
-    const json t = test_named(g.report, "gather: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "crash", "gather");
     CHECK(contains(t, "illegal"));
   }
 
   TEST_CASE("a spinning kernel is killed at the timeout") {
-    const Graded g =
-        grade(kSubmissions / "hang", {"--part", "gather", "--no-time", "--timeout", "5"}, 120);
-    const json t = test_named(g.report, "gather: correctness on the public");
-    CHECK(t["score"] == 0);
+    const json t = failing_public_test(kSubmissions / "hang", "gather", {"--timeout", "5"});
     CHECK(contains(t, "did not finish within the time limit"));
   }
 }

@@ -1,10 +1,11 @@
 // The grader's check of a runner's outputs: wrong shapes, missing or malformed files and
 // timed outputs each fail with a message, and never throw.
+#include "check.h"
+
 #include <doctest/doctest.h>
 
 #include <vector>
 
-#include "check.h"
 #include "dataset_store.h"
 #include "lab_config.h"
 #include "npy.h"
@@ -22,8 +23,8 @@ struct Fixture {
 
   Fixture() {
     gpulab::GroupSpec group = lab.groups.at(0);
-    gpulab::DatasetSpec spec{"odd", {{"nx", 33}, {"ny", 31}, {"nz", 5}, {"n_atoms", 37},
-                                      {"h", 0.5}}, 3, {}};
+    gpulab::DatasetSpec spec{
+        "odd", {{"nx", 33}, {"ny", 31}, {"nz", 5}, {"n_atoms", 37}, {"h", 0.5}}, 3, {}};
     ds = gpulab::materialize(lab, group, spec, 0, dir / "datasets");
     std::filesystem::create_directories(dir / "out");
   }

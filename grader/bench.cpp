@@ -66,10 +66,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
         }
         const double ms = r["timing"]["median_ms"].get<double>();
         const double rate = r.value("work", 0.0) / (ms * 1e-3);
-        const double ceiling =
-            lab.timing.contains("ceiling_per_s")
-                ? lab.timing["ceiling_per_s"].value(part.gpu ? "gpu" : "cpu", 0.0)
-                : 0.0;
+        const double ceiling = lab.ceiling_per_s(part);
         char ceil_s[32] = "-", frac[32] = "-";
         if (ceiling > 0) {
           std::snprintf(ceil_s, sizeof ceil_s, "%.3g", ceiling);

@@ -10,9 +10,13 @@ namespace gpulab {
 
 namespace {
 
+// Compares one output file; `shape` receives the expected shape, for the message's indices.
 CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
-                        const std::filesystem::path& got_path, const DatasetDirs& ds) {
+                        const std::filesystem::path& got_path, const DatasetDirs& ds,
+                        std::vector<size_t>& shape) {
   CompareResult r;
+  const NpyArray expected = read_npy(ds.expected / (spec.name + ".npy"), DType::f64);
+  shape = expected.shape;
   NpyArray got;
   try {
     got = read_npy(got_path, DType::f32);
@@ -20,7 +24,6 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
     r.problem = std::string("the runner's output is unusable: ") + e.what();
     return r;
   }
-  const NpyArray expected = read_npy(ds.expected / (spec.name + ".npy"), DType::f64);
   const NpyArray magnitude = read_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
   if (got.shape != expected.shape) {
     r.problem =
@@ -49,11 +52,11 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
     std::vector<std::string> files = {name};
     if (timed) files.push_back("timed_" + name);
     for (const auto& file : files) {
-      const CompareResult r = check_one(spec, params, out_dir / (file + ".npy"), ds);
-      const NpyArray shape_of = read_npy(ds.expected / (name + ".npy"));
+      std::vector<size_t> shape;
+      const CompareResult r = check_one(spec, params, out_dir / (file + ".npy"), ds, shape);
       const std::string label = file == name ? name : name + " (from a timed run)";
       if (!c.message.empty()) c.message += "\n";
-      c.message += r.message(label, shape_of.shape);
+      c.message += r.message(label, shape);
       c.pass = c.pass && r.pass && r.problem.empty();
       if (!r.problem.empty()) c.max_err_over_bound = INFINITY;
       c.max_err_over_bound = std::max(c.max_err_over_bound, r.max_err_over_bound);

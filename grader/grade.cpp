@@ -91,7 +91,7 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0) {
   return buf;
 }
 
-std::string first_line_of(const std::vector<std::string>& cmd) {
+std::string compiler_version(const std::vector<std::string>& cmd) {
   const ProcessResult r = run_process({cmd, {}, 30, 4096, 0, 0});
   std::string out = r.output;
   // nvcc prints its release on the last-but-one line; keep the line that names the release.
@@ -158,7 +158,7 @@ class Grading {
                         {"lab", lab_.id},
                         {"backend", o_.backend},
                         {"device", device_.to_json()},
-                        {"compiler", first_line_of({paths_.nvcc.string(), "--version"})}};
+                        {"compiler", compiler_version({paths_.nvcc.string(), "--version"})}};
     return e;
   }
 
@@ -198,13 +198,23 @@ class Grading {
     return dst;
   }
 
+  // A part's points in this grading's maximum: GPU parts without a GPU are left out of it
+  // unless the instructor asked for them to count.
+  double graded_max(const PartSpec& part) const {
+    if (part.gpu && !device_.usable && !o_.require_gpu) return 0;
+    return lab_.part_points(part.name);
+  }
+
   void fail_all(Report& report, const std::string& why) {
     for (const auto& part : lab_.parts) {
-      const auto& r = lab_.rubric.at(part.name);
-      double max = r.performance;
-      for (const auto& [g, pts] : r.group_points) max += pts;
-      if (part.gpu && !device_.usable && !o_.require_gpu) max = 0;
-      Test t{part.name + ": does not build", 0, max, false, why, "visible", {part.name}, {}};
+      Test t{part.name + ": does not build",
+             0,
+             graded_max(part),
+             false,
+             why,
+             "visible",
+             {part.name},
+             {}};
       report.tests.push_back(t);
     }
   }
@@ -234,15 +244,10 @@ class Grading {
   void grade_part(const PartSpec& part, Report& report) {
     const PartRubric& rubric = lab_.rubric.at(part.name);
     if (part.gpu && !device_.usable) {
-      double max = 0;
-      if (o_.require_gpu) {
-        max = rubric.performance;
-        for (const auto& [g, pts] : rubric.group_points) max += pts;
-      }
       report.tests.push_back(
           {part.name + ": not graded (no GPU)",
            0,
-           max,
+           graded_max(part),
            false,
            "This part needs a CUDA GPU and the grading machine has none: " + device_.problem,
            "visible",
@@ -389,10 +394,7 @@ class Grading {
     report.leaderboard.push_back({part.name + " time (ms)", s, "asc"});
     std::string out =
         fmt("Your median time %.4g ms, the reference's %.4g ms: ratio %.3f. ", s, ref, ratio);
-    const std::string device = part.gpu ? "gpu" : "cpu";
-    const double ceiling = lab_.timing.contains("ceiling_per_s")
-                               ? lab_.timing["ceiling_per_s"].value(device, 0.0)
-                               : 0.0;
+    const double ceiling = lab_.ceiling_per_s(part);
     if (ceiling > 0 && work > 0 && s > 0) {
       const double slack = lab_.timing.value("floor_slack", 1.5);
       const double floor_ms = work / (ceiling * slack) * 1e3;

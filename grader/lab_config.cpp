@@ -192,13 +192,16 @@ const PartSpec* LabConfig::part(const std::string& name) const {
   return nullptr;
 }
 
-double LabConfig::max_points(bool include_performance) const {
-  double total = 0;
-  for (const auto& [name, r] : rubric) {
-    for (const auto& [g, pts] : r.group_points) total += pts;
-    if (include_performance) total += r.performance;
-  }
+double LabConfig::part_points(const std::string& part) const {
+  const PartRubric& r = rubric.at(part);
+  double total = r.performance;
+  for (const auto& [g, pts] : r.group_points) total += pts;
   return total;
+}
+
+double LabConfig::ceiling_per_s(const PartSpec& p) const {
+  if (!timing.contains("ceiling_per_s") || !timing["ceiling_per_s"].is_object()) return 0;
+  return timing["ceiling_per_s"].value(p.gpu ? "gpu" : "cpu", 0.0);
 }
 
 std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& source_root) {

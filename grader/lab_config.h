@@ -79,7 +79,9 @@ struct LabConfig {
 
   static LabConfig load(const std::filesystem::path& lab_json);
   const PartSpec* part(const std::string& name) const;
-  double max_points(bool include_performance) const;
+  double part_points(const std::string& part) const;  // correctness and performance
+  // The throughput ceiling (work units per second) for a GPU or CPU part; 0 when none is given.
+  double ceiling_per_s(const PartSpec& part) const;
 };
 
 // Labs found under <source>/labs/*/lab.json, sorted by id.

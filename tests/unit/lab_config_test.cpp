@@ -82,10 +82,10 @@ TEST_CASE("the scatter-gather lab.json loads") {
   CHECK(lab.groups[0].datasets[0].applies_to("cpu_fast"));  // no "parts": every part
 
   // Every rubric entry in the file, and nothing else, reaches the config.
-  double total = 0, correctness = 0;
   REQUIRE(lab.rubric.size() == j["rubric"].size());
   for (const auto& [part, points] : j["rubric"].items()) {
     const auto& r = lab.rubric.at(part);
+    double part_total = 0;
     CHECK(r.group_points.size() + 1 == points.size());
     for (const auto& [key, value] : points.items()) {
       CAPTURE(part);
@@ -95,14 +95,15 @@ TEST_CASE("the scatter-gather lab.json loads") {
         CHECK(r.performance == p);
       } else {
         CHECK(r.group_points.at(key) == p);
-        correctness += p;
       }
-      total += p;
+      part_total += p;
     }
+    CHECK(lab.part_points(part) == part_total);
   }
   CHECK(lab.rubric.at("gather").performance == 15);
-  CHECK(lab.max_points(true) == total);
-  CHECK(lab.max_points(false) == correctness);
+  CHECK(lab.ceiling_per_s(*lab.part("gather")) ==
+        j["timing"]["ceiling_per_s"]["gpu"].get<double>());
+  CHECK(lab.ceiling_per_s(*lab.part("cpu_fast")) == 0);
 
   CHECK(lab.curve.full_at_ratio == j["performance_curve"]["full_at_ratio"].get<double>());
   CHECK(lab.curve.zero_past_ratio == j["performance_curve"]["zero_past_ratio"].get<double>());

@@ -114,6 +114,8 @@ class Grading {
     if (o_.backend != "cuda")
       throw std::runtime_error("backend \"" + o_.backend +
                                "\" is not available (this gpulab has the cuda backend)");
+    for (const auto& p : o_.parts)
+      if (!lab_.part(p)) throw std::runtime_error("lab " + lab_.id + " has no part \"" + p + "\"");
     device_ = device_preflight();
     hidden_seed_ = hidden_seed();
     report.environment = environment();
@@ -146,7 +148,14 @@ class Grading {
  private:
   uint64_t hidden_seed() {
     if (o_.hidden_seed) return *o_.hidden_seed;
-    if (const char* s = std::getenv("GPULAB_HIDDEN_SEED"); s && *s) return std::stoull(s);
+    if (const char* s = std::getenv("GPULAB_HIDDEN_SEED"); s && *s) {
+      char* end = nullptr;
+      const unsigned long long seed = std::strtoull(s, &end, 10);
+      if (*end != '\0' || *s == '-')
+        throw std::runtime_error(std::string("GPULAB_HIDDEN_SEED=") + s +
+                                 " is not a non-negative integer");
+      return seed;
+    }
     if (o_.include_hidden)
       log_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
               "hidden datasets use gpulab's default seed, which students can reproduce\n";

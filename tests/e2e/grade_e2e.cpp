@@ -168,6 +168,13 @@ TEST_SUITE("cpu") {
     CHECK_FALSE(g.report.contains("score"));
     CHECK(g.report["output"].get<std::string>().find("does not exist") != std::string::npos);
   }
+
+  TEST_CASE("a part the lab does not have is named in the grader's error") {
+    const Graded g = grade(kSubmissions / "alt-correct", {"--part", "gahter"});
+    CHECK(g.process.exit_code == 1);
+    CHECK_FALSE(g.report.contains("score"));
+    CHECK(g.report["output"].get<std::string>().find("no part \"gahter\"") != std::string::npos);
+  }
 }
 
 TEST_SUITE("gpu") {

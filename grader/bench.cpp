@@ -25,8 +25,8 @@ int bench(const BenchOptions& o, std::ostream& out) {
       << (dev.usable ? dev.name + " (" + dev.arch() + ")" : "a machine without a GPU") << "\n";
   const std::string unit = lab.timing.value("work_unit", std::string("ops"));
   char buf[512];
-  std::snprintf(buf, sizeof buf, "  %-9s %-12s %11s %9s %14s %14s %8s\n", "part", "dataset",
-                "median ms", "rel.se", (unit + "/s").c_str(), "ceiling/s", "of ceil");
+  std::snprintf(buf, sizeof buf, "  %-9s %-12s %11s %9s %14s %14s %8s  %s\n", "part", "dataset",
+                "median ms", "rel.se", (unit + "/s").c_str(), "ceiling/s", "of ceil", "clock");
   out << buf;
   int status = 0;
   for (const auto& part : lab.parts) {
@@ -43,14 +43,15 @@ int bench(const BenchOptions& o, std::ostream& out) {
         const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
         std::filesystem::remove_all(out_dir);
         std::filesystem::create_directories(out_dir);
-        const ProcessResult p =
-            run_process({{runner.string(), "--part", part.name, "--dataset", d.input.string(),
-                          "--out", out_dir.string(), "--time", "--timing", lab.timing.dump()},
-                         out_dir,
-                         600,
-                         16 * 1024,
-                         0,
-                         0});
+        const ProcessResult p = run_process(
+            {{runner.string(), "--part", part.name, "--dataset", d.input.string(), "--out",
+              out_dir.string(), "--time", "--baseline", "--timing", lab.timing.dump()},
+             out_dir,
+             600,
+             16 * 1024,
+             0,
+             0,
+             part.runner_env()});
         std::ifstream in(out_dir / "result.json");
         nlohmann::json r;
         try {
@@ -72,18 +73,19 @@ int bench(const BenchOptions& o, std::ostream& out) {
           std::snprintf(ceil_s, sizeof ceil_s, "%.3g", ceiling);
           std::snprintf(frac, sizeof frac, "%.1f%%", 100 * rate / ceiling);
         }
-        std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s\n",
+        const std::string clock = r["timing"].value("clock", std::string());
+        std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s\n",
                       part.name.c_str(), ds.name.c_str(), ms,
-                      100 * r["timing"].value("rel_se", 0.0), rate, ceil_s, frac);
+                      100 * r["timing"].value("rel_se", 0.0), rate, ceil_s, frac, clock.c_str());
         out << buf;
         if (r.contains("baseline")) {
           const double bms = r["baseline"]["timing"]["median_ms"].get<double>();
           std::snprintf(buf, sizeof buf,
-                        "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  (%s; "
+                        "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s (%s; "
                         "the reference is %.1fx faster)\n",
                         "baseline", ds.name.c_str(), bms,
                         100 * r["baseline"]["timing"].value("rel_se", 0.0),
-                        r.value("work", 0.0) / (bms * 1e-3), "-", "-",
+                        r.value("work", 0.0) / (bms * 1e-3), "-", "-", clock.c_str(),
                         r["baseline"].value("name", std::string()).c_str(), bms / ms);
           out << buf;
         }

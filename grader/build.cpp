@@ -40,7 +40,7 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
     std::vector<std::string> cmd = {paths.nvcc.string(), "-std=c++17", "-arch=" + arch};
     cmd.insert(cmd.end(), lab.nvcc_flags.begin(), lab.nvcc_flags.end());
     cmd.insert(cmd.end(), {"-I", lab.dir.string(), "-c", src.string(), "-o", obj.string()});
-    const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0});
+    const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0, {}});
     if (!r.ok()) {
       b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" + r.output;
       return b;
@@ -56,7 +56,7 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
   cmd.insert(cmd.end(), {"-Xlinker=--whole-archive," + paths.driver_lib(lab.id).string() +
                              ",--no-whole-archive",
                          paths.harness_lib().string()});
-  const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0});
+  const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0, {}});
   if (!r.ok()) {
     b.message = "linking the runner failed (the linker " + r.describe() + "):\n" + r.output +
                 "\nDid you define every function declared in " + lab.interface + ", once?";

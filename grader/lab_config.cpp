@@ -5,6 +5,11 @@
 
 namespace gpulab {
 
+std::vector<std::string> PartSpec::runner_env() const {
+  if (gpu) return {};
+  return {"CUDA_VISIBLE_DEVICES="};
+}
+
 namespace {
 
 class Reader {
@@ -202,6 +207,15 @@ double LabConfig::part_points(const std::string& part) const {
 double LabConfig::ceiling_per_s(const PartSpec& p) const {
   if (!timing.contains("ceiling_per_s") || !timing["ceiling_per_s"].is_object()) return 0;
   return timing["ceiling_per_s"].value(p.gpu ? "gpu" : "cpu", 0.0);
+}
+
+nlohmann::json LabConfig::timing_for(const PartSpec& p) const {
+  nlohmann::json t = timing;
+  const char* kind = p.gpu ? "gpu" : "cpu";
+  if (timing.contains(kind) && timing[kind].is_object()) t.merge_patch(timing[kind]);
+  t.erase("gpu");
+  t.erase("cpu");
+  return t;
 }
 
 std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& source_root) {

@@ -34,6 +34,9 @@ struct PartSpec {
   std::string name, title;
   bool gpu = false;
   std::vector<std::string> outputs;
+  // The environment a runner of this part gets: a CPU part sees no GPU, so its code cannot move
+  // its work there (its time is the process's CPU time, which would not count the GPU's).
+  std::vector<std::string> runner_env() const;
 };
 
 struct DatasetSpec {
@@ -82,6 +85,10 @@ struct LabConfig {
   double part_points(const std::string& part) const;  // correctness and performance
   // The throughput ceiling (work units per second) for a GPU or CPU part; 0 when none is given.
   double ceiling_per_s(const PartSpec& part) const;
+  // The timing policy of a part: `timing`, with the keys of timing["gpu"] or timing["cpu"]
+  // over it. CPU runs vary more from process to process than GPU runs, so a lab can give its
+  // CPU parts more, shorter rounds.
+  nlohmann::json timing_for(const PartSpec& part) const;
 };
 
 // Labs found under <source>/labs/*/lab.json, sorted by id.

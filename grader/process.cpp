@@ -50,6 +50,19 @@ ProcessResult run_process(const ProcessOptions& o) {
   std::vector<char*> argv;
   for (const auto& a : o.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  // The child's environment is built here, before fork: after it only exec-safe calls run.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    bool overridden = false;
+    for (const auto& o_entry : o.env) overridden |= o_entry.rfind(name + "=", 0) == 0;
+    if (!overridden) env_strings.push_back(entry);
+  }
+  env_strings.insert(env_strings.end(), o.env.begin(), o.env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
 
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
@@ -79,7 +92,7 @@ ProcessResult run_process(const ProcessOptions& o) {
       (void)!write(err_fds[1], &e, sizeof e);
       _exit(127);
     }
-    execvp(argv[0], argv.data());
+    execvpe(argv[0], argv.data(), envp.data());
     const int e = errno;
     (void)!write(err_fds[1], &e, sizeof e);
     _exit(127);

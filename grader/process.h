@@ -15,6 +15,8 @@ struct ProcessOptions {
   size_t output_limit = 64 * 1024;  // bytes of stdout+stderr kept; the rest is counted, dropped
   double cpu_limit_s = 0;           // RLIMIT_CPU; 0: none
   size_t file_size_limit = 0;       // RLIMIT_FSIZE in bytes; 0: none
+  // NAME=VALUE entries set in the child's environment, over what it inherits.
+  std::vector<std::string> env;
 };
 
 struct ProcessResult {

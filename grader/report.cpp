@@ -56,7 +56,8 @@ nlohmann::json Report::to_json() const {
          {"err_over_bound", std::isfinite(r.err_over_bound) ? nlohmann::json(r.err_over_bound)
                                                             : nlohmann::json(nullptr)},
          {"student_ms", r.student_ms},
-         {"reference_ms", r.reference_ms}});
+         {"reference_ms", r.reference_ms},
+         {"ratio", r.ratio}});
   if (!grader_error.empty()) j["extra_data"]["grader_error"] = grader_error;
   return j;
 }
@@ -93,8 +94,7 @@ std::string Report::table() const {
       std::snprintf(err, sizeof err, "inf");
     if (r.student_ms >= 0) std::snprintf(t, sizeof t, "%.4g", r.student_ms);
     if (r.reference_ms >= 0) std::snprintf(ref, sizeof ref, "%.4g", r.reference_ms);
-    if (r.student_ms > 0 && r.reference_ms > 0)
-      std::snprintf(ratio, sizeof ratio, "%.2fx", r.student_ms / r.reference_ms);
+    if (r.ratio > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", r.ratio);
     std::snprintf(buf, sizeof buf, "  %-9s %-26s %-7s %12s %11s %11s %7s\n", r.part.c_str(),
                   r.dataset.c_str(), r.result.c_str(), err, t, ref, ratio);
     s += buf;

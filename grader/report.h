@@ -29,6 +29,7 @@ struct DatasetRow {
   std::string part, dataset, result;  // result: "pass", "FAIL", "error", ...
   double err_over_bound = 0;
   double student_ms = -1, reference_ms = -1;
+  double ratio = -1;  // the scored time ratio (median over rounds), where timed
 };
 
 struct Report {

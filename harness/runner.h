@@ -23,6 +23,9 @@ struct RunContext {
   bool time = false;
   TimingPolicy policy;
   nlohmann::json result = nlohmann::json::object();
+  // Also time the lab's trusted baseline, if it has one (`gpulab bench` asks; grading does not,
+  // so timed grading runs spend their time on the student's code alone).
+  bool time_baseline = false;
 
   // Writes out_dir/<file>.npy and lists it in result["outputs"].
   template <class T>

@@ -1,6 +1,6 @@
 // The runner executable's main: one part, one dataset, one output directory.
 //
-//   runner --part NAME --dataset DIR --out DIR [--time] [--timing JSON] [--list]
+//   runner --part NAME --dataset DIR --out DIR [--time [--baseline]] [--timing JSON] [--list]
 //
 // Exit status: 0 the part ran (result.json says so), 2 bad command line, 3 the part failed
 // (result.json holds the message), 4 the part needs a GPU and there is none.
@@ -17,8 +17,8 @@ namespace {
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "runner: %s\nusage: runner --part NAME --dataset DIR --out DIR [--time] "
-               "[--timing JSON] | --list\n",
+               "runner: %s\nusage: runner --part NAME --dataset DIR --out DIR [--time "
+               "[--baseline]] [--timing JSON] | --list\n",
                why);
   return 2;
 }
@@ -32,7 +32,7 @@ void write_result(const std::filesystem::path& out_dir, const nlohmann::json& re
 
 int main(int argc, char** argv) {
   std::string part_name, dataset_dir, out_dir, timing_json;
-  bool time = false;
+  bool time = false, baseline = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& dst) {
@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--time") {
       time = true;
+    } else if (a == "--baseline") {
+      baseline = true;
     } else if (a == "--part") {
       if (!value(part_name)) return usage("--part needs a value");
     } else if (a == "--dataset") {
@@ -84,6 +86,7 @@ int main(int argc, char** argv) {
     gpulab::RunContext ctx{gpulab::Dataset::open(dataset_dir), out_dir, time, {}, {}};
     if (!timing_json.empty())
       ctx.policy = gpulab::TimingPolicy::from_json(nlohmann::json::parse(timing_json));
+    ctx.time_baseline = time && baseline;
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
     part->run(ctx);

@@ -24,4 +24,10 @@ double median_standard_error(const std::vector<double>& v) {
   return 1.2533 * sigma / std::sqrt(static_cast<double>(v.size()));
 }
 
+double median_round_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> ratios;
+  for (size_t r = 0; r < a.size() && r < b.size(); ++r) ratios.push_back(a[r] / b[r]);
+  return median(ratios);
+}
+
 }  // namespace gpulab

@@ -11,4 +11,9 @@ double median(std::vector<double> v);
 // (the normal-theory factor applied to a MAD-based sigma, so one outlier does not inflate it).
 double median_standard_error(const std::vector<double>& v);
 
+// The median over rounds of a[r] / b[r]: two codes timed in turns, each round's pair adjacent in
+// time, so a slow spell of the machine scales both of a round's times and cancels in its ratio.
+// Uses the rounds both have (the shorter length).
+double median_round_ratio(const std::vector<double>& a, const std::vector<double>& b);
+
 }  // namespace gpulab

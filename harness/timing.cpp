@@ -1,7 +1,9 @@
 #include "timing.h"
 
 #include <cuda_runtime.h>
+#include <time.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "cuda_check.h"
@@ -21,11 +23,8 @@ TimingPolicy TimingPolicy::from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json TimingResult::to_json() const {
-  return {{"median_ms", median_ms},
-          {"rel_se", rel_se},
-          {"converged", converged},
-          {"samples", samples_ms.size()},
-          {"samples_ms", samples_ms}};
+  return {{"median_ms", median_ms},       {"rel_se", rel_se},         {"converged", converged},
+          {"samples", samples_ms.size()}, {"samples_ms", samples_ms}, {"clock", clock}};
 }
 
 namespace {
@@ -96,6 +95,7 @@ TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepa
   TimingResult r;
   try {
     r = sample_loop(policy, n_sets, prepare, one);
+    r.clock = "gpu-events";
   } catch (...) {
     cudaFree(flush);
     throw;
@@ -106,14 +106,31 @@ TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepa
   return r;
 }
 
+namespace {
+
+double cpu_clock_ms(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+}  // namespace
+
 TimingResult time_cpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
                       const SetFn& run) {
-  return sample_loop(policy, n_sets, prepare, [&](int set) {
-    const auto t0 = std::chrono::steady_clock::now();
+  TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
+    const double p0 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    const double t0 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
+    const auto w0 = std::chrono::steady_clock::now();
     run(set);
-    const auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::milli>(t1 - t0).count();
+    const double wall =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
+    const double t1 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
+    const double p1 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    return wall + std::max(0.0, (p1 - p0) - (t1 - t0));
   });
+  r.clock = "wall+other-threads";
+  return r;
 }
 
 }  // namespace gpulab

@@ -1,14 +1,22 @@
-// The timing protocol of DESIGN.md, for GPU code (CUDA events) and CPU code (steady clock).
+// The timing protocol of DESIGN.md, for GPU code (CUDA events) and CPU code (wall clock).
 //
 // Each sample: prepare(set) (untimed: poison outputs), then for the GPU a device-wide sync, an
 // L2 flush (a write of twice the L2 size) and a reset of persisting L2 lines, then run(set)
 // between two events. Samples rotate among input sets (copies of the inputs at different
 // addresses) and continue until the standard error of the median is under target_rel_se of it,
 // or max_samples, or cap_ms of accumulated time.
+//
+// A CPU sample is the wall time plus the CPU time that threads other than the calling one used
+// meanwhile: sequential code is timed as it runs, while work moved to extra threads is counted
+// in full, so threads earn nothing. (The grader hides the GPU from CPU-part runs, so the work
+// cannot move there either.) Not CPU time alone: some virtual machines count it in whole
+// scheduler ticks, 4 ms steps on a 90 ms sample on the H100 host; the other threads' share is
+// exactly zero for sequential code, whose process and thread clocks advance together.
 #pragma once
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace gpulab {
@@ -29,7 +37,8 @@ struct TimingResult {
   double rel_se = 0;  // standard error of the median over the median
   bool converged = false;
   std::vector<double> samples_ms;
-  int last_set = 0;  // the input set of the last sample, whose outputs are checked
+  std::string clock;  // "gpu-events", or "wall+other-threads" (see above)
+  int last_set = 0;   // the input set of the last sample, whose outputs are checked
 
   nlohmann::json to_json() const;
 };

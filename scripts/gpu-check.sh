@@ -3,7 +3,8 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate]...   (default: all)
+#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate|cpu-noise]...
+#   (default: all but cpu-noise)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
 # GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast").
@@ -60,6 +61,22 @@ PY
           --out "$out/calibrate-$name.json" >/dev/null 2>&1
       done
       python3 scripts/tolerance_report.py "$out"/calibrate-*.json
+      ;;
+    cpu-noise)
+      # Twenty timed runs of the reference's CPU part, in separate processes like the grader's,
+      # each keeping every sample's CPU and wall time: which summary is steadiest across runs?
+      $gpulab datasets scatter-gather --out "$out/ds" >/dev/null 2>&1
+      timing=$(python3 -c 'import json; print(json.dumps(json.load(open("labs/scatter-gather/lab.json"))["timing"]))')
+      rm -f "$out/noise.jsonl"
+      for i in $(seq 20); do
+        CUDA_VISIBLE_DEVICES= build-cuda/runners/scatter-gather-reference --part cpu_fast \
+          --dataset "$out/ds/timing/cpu-timing/input" --out "$out/noise" --time \
+          --timing "$timing" >/dev/null 2>&1
+        python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))' \
+          "$out/noise/result.json" >>"$out/noise.jsonl"
+      done
+      rm -rf "$out/ds" "$out/noise"
+      python3 scripts/cpu_noise_report.py "$out/noise.jsonl"
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac

@@ -99,7 +99,7 @@ void cpu_fast(RunContext& ctx) {
       },
       "dcs_cpu_fast");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
-  if (ctx.time) {
+  if (ctx.time_baseline) {
     std::vector<float> scratch(in.points());
     const gpulab::TimingResult plain = gpulab::time_cpu_baseline(
         ctx, [&](int) { cpu_plain(in.atoms.data(), in.n_atoms, in.lattice, scratch.data()); });

@@ -46,7 +46,7 @@ Graded grade(const fs::path& submission, std::vector<std::string> extra, double 
                                    "7"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Graded g;
-  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0});
+  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, {}});
   std::ifstream in(out);
   REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
   g.report = json::parse(in);

@@ -109,6 +109,20 @@ TEST_CASE("the scatter-gather lab.json loads") {
   CHECK(lab.curve.zero_past_ratio == j["performance_curve"]["zero_past_ratio"].get<double>());
 }
 
+TEST_CASE("timing_for lays a part kind's own timing keys over the lab's") {
+  const LabConfig lab = LabConfig::load(real_lab_json());
+  const json j = real_lab()["timing"];
+  const json gpu = lab.timing_for(*lab.part("gather"));
+  const json cpu = lab.timing_for(*lab.part("cpu_fast"));
+  CHECK(gpu["rounds"] == j["rounds"]);
+  CHECK(cpu["rounds"] == j["cpu"]["rounds"]);
+  CHECK(cpu["min_samples"] == j["cpu"]["min_samples"]);
+  CHECK(cpu["warmup"] == j["warmup"]);
+  CHECK(cpu["rounds"] != gpu["rounds"]);
+  CHECK_FALSE(cpu.contains("cpu"));
+  CHECK_FALSE(gpu.contains("cpu"));
+}
+
 TEST_CASE("find_lab_files finds the shipped lab") {
   const auto files = gpulab::find_lab_files(test::source_dir());
   CHECK(std::find(files.begin(), files.end(), real_lab_json()) != files.end());

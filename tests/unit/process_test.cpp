@@ -158,3 +158,13 @@ TEST_CASE("run_process enforces the file size limit") {
   REQUIRE(std::filesystem::exists(tmp / "f"));
   CHECK(std::filesystem::file_size(tmp / "f") <= limit);
 }
+
+TEST_CASE("the child's environment takes the overrides and keeps the rest") {
+  setenv("GPULAB_TEST_KEPT", "kept", 1);
+  setenv("GPULAB_TEST_REPLACED", "old", 1);
+  ProcessOptions o = shell("echo \"$GPULAB_TEST_KEPT $GPULAB_TEST_REPLACED [$GPULAB_TEST_EMPTY]\"");
+  o.env = {"GPULAB_TEST_REPLACED=new", "GPULAB_TEST_EMPTY="};
+  const ProcessResult r = gpulab::run_process(o);
+  REQUIRE(r.ok());
+  CHECK(r.output == "kept new []\n");
+}

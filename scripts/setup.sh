@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ doctest-dev nlohmann-json3-dev libcli11-dev)
+# The CPU backend (sim/) adds Boost.Context for its fibers and clang-14's LibTooling for its
+# rewriter.
+packages=(cmake ninja-build g++ doctest-dev nlohmann-json3-dev libcli11-dev libboost-context-dev
+          clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

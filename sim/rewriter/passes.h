@@ -1,0 +1,27 @@
+// The rewriter's passes over one parsed file. Each visits template patterns only (never their
+// instantiations), so that a template is rewritten once, where it is written.
+#pragma once
+
+#include "edits.h"
+
+namespace gpulab_sim_rewrite {
+
+// Whether `d` carries attribute A as written (clang adds implicit CUDA attributes, e.g. to
+// constexpr functions and, in parse mode, to every function without one).
+template <class A>
+bool has_explicit(const clang::Decl* d) {
+  const A* attr = d->getAttr<A>();
+  return attr && !attr->isImplicit();
+}
+
+// Contract item 1: K<<<G, B[, S[, T]]>>>(A...) becomes ::gpulab_sim::launch(...).
+void rewrite_launches(Edits& edits);
+
+// Contract items 2 and 3: __shared__ declarations in function bodies, and symbol registration
+// after namespace-scope __device__ / __constant__ variables.
+void rewrite_shared_and_symbols(Edits& edits);
+
+// Contract item 4: memory accesses in device code go through ::gpulab_sim::access.
+void instrument_accesses(Edits& edits);
+
+}  // namespace gpulab_sim_rewrite

@@ -1,0 +1,174 @@
+// Shared-memory hazards and uninitialised shared reads. Per byte of the shared arena: who
+// wrote it and who read it in the current barrier interval (epoch), and whether anything
+// wrote it in this block. Two different threads touching a byte in one interval, one of them
+// writing, is a hazard: between warps a race, inside a warp a reliance on lockstep unless a
+// warp operation (__syncwarp, shuffles, votes) came in between. Atomics are not tracked.
+#include <sys/mman.h>
+
+#include <map>
+#include <new>
+#include <utility>
+
+#include "internal.h"
+
+namespace gpulab_sim::detail {
+namespace {
+
+constexpr std::size_t kArena = 512 * 1024;  // as shared.cpp
+constexpr std::uint16_t kNone = 0xffff;
+
+struct Meta {
+  std::uint32_t serial;  // the block these records belong to
+  std::uint32_t epoch;   // the barrier interval the access records belong to
+  std::uint16_t writer, reader1, reader2;
+  std::uint16_t wsync_w, wsync_r1, wsync_r2;  // the warp's sync count at each access
+  std::uint16_t site_w, site_r1, site_r2;
+  std::uint8_t init;
+};
+
+struct Tracker {
+  Meta* meta;
+  std::vector<std::pair<const char*, int>> sites;
+  std::map<std::pair<const char*, int>, std::uint16_t> site_ids;
+  Tracker() {
+    void* m = mmap(nullptr, kArena * sizeof(Meta), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    meta = static_cast<Meta*>(m);  // zero: serial 0 matches no block
+  }
+  ~Tracker() { munmap(meta, kArena * sizeof(Meta)); }
+  const char* last_file = nullptr;
+  int last_line = 0;
+  std::uint16_t last_id = kNone;
+  std::uint16_t site(const char* file, int line) {
+    if (file == last_file && line == last_line) return last_id;
+    last_file = file;
+    last_line = line;
+    last_id = lookup(file, line);
+    return last_id;
+  }
+  std::uint16_t lookup(const char* file, int line) {
+    auto [it, fresh] = site_ids.emplace(std::make_pair(file, line), 0);
+    if (fresh) {
+      if (sites.size() >= kNone - 1) return kNone;
+      it->second = static_cast<std::uint16_t>(sites.size());
+      sites.emplace_back(file, line);
+    }
+    return it->second;
+  }
+  std::string site_words(std::uint16_t id) {
+    return id < sites.size() ? where(sites[id].first, sites[id].second) : "?";
+  }
+};
+Tracker& tracker() {
+  static thread_local Tracker t;
+  return t;
+}
+
+enum hazard { none, raw, war, waw };
+
+}  // namespace
+
+void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsigned mode,
+                  const char* file, int line, const char* func, const SharedObj& obj) {
+  Tracker& tr = tracker();
+  const std::uint16_t me = static_cast<std::uint16_t>(t->linear);
+  const unsigned warp = t->linear >> 5;
+  const std::uint16_t wsync = static_cast<std::uint16_t>(b.warps[warp].sync_count);
+  const std::uint16_t here = tr.site(file, line);
+  bool uninit = false;
+  hazard found = none;
+  std::uint16_t other = kNone, other_site = kNone;
+  bool same_warp = false;
+  // Is an access by thread o (warp sync count s then) a hazard with this one?
+  auto conflicts = [&](std::uint16_t o, std::uint16_t s) {
+    if (o == kNone || o == me) return false;
+    if ((o >> 5) == warp) return s == wsync;  // a warp operation since then orders them
+    return true;
+  };
+  auto note = [&](hazard h, std::uint16_t o, std::uint16_t site) {
+    if (found != none) return;
+    found = h;
+    other = o;
+    other_site = site;
+    same_warp = (o >> 5) == warp;
+  };
+  for (std::size_t i = off; i < off + size; ++i) {
+    Meta& m = tr.meta[i];
+    if (m.serial != b.serial) {
+      m = Meta{b.serial, b.epoch, kNone, kNone, kNone, 0, 0, 0, kNone, kNone, kNone, 0};
+    } else if (m.epoch != b.epoch) {
+      m.epoch = b.epoch;
+      m.writer = m.reader1 = m.reader2 = kNone;
+    }
+    if (mode & mode_atomic) {
+      m.init = 1;
+      continue;
+    }
+    if (mode & rd) {
+      if (!m.init) uninit = true;
+      if (conflicts(m.writer, m.wsync_w)) note(raw, m.writer, m.site_w);
+      if (m.reader1 == kNone || m.reader1 == me) {
+        m.reader1 = me;
+        m.wsync_r1 = wsync;
+        m.site_r1 = here;
+      } else {
+        m.reader2 = me;
+        m.wsync_r2 = wsync;
+        m.site_r2 = here;
+      }
+    }
+    if (mode & wr) {
+      if (conflicts(m.writer, m.wsync_w)) note(waw, m.writer, m.site_w);
+      if (conflicts(m.reader1, m.wsync_r1)) note(war, m.reader1, m.site_r1);
+      if (conflicts(m.reader2, m.wsync_r2)) note(war, m.reader2, m.site_r2);
+      m.writer = me;
+      m.wsync_w = wsync;
+      m.site_w = here;
+      m.init = 1;
+    }
+  }
+  if (!uninit && found == none) return;
+  const finding_kind hazard_kind =
+      found == none
+          ? finding_kind::uninitialised_read
+          : ((other >> 5) == warp ? finding_kind::warp_lockstep : finding_kind::shared_race);
+  if (found != none && counted_quietly(hazard_kind, t, file, line)) found = none;
+  if (uninit && (mode & rd) && !(mode & mode_atomic) &&
+      counted_quietly(finding_kind::uninitialised_read, t, file, line))
+    uninit = false;
+  if (!uninit && found == none) return;
+  const std::string what =
+      std::string("__shared__ ") + obj.name + ", byte offset " +
+      std::to_string(off - (obj.lo - reinterpret_cast<std::uintptr_t>(shared_arena_base())));
+  if (uninit && (mode & rd) && !(mode & mode_atomic))
+    report(finding_kind::uninitialised_read, t, file, line, func,
+           "read of uninitialised shared memory",
+           "thread " + dims(t->idx) + " reads " + std::to_string(size) + " bytes of " + what +
+               " that no thread of this block wrote before. Shared memory starts "
+               "uninitialised in every block.");
+  if (found == none) return;
+  const Thread& o = b.threads[other];
+  const char* how = found == raw   ? "reads bytes that"
+                    : found == war ? "writes bytes that"
+                                   : "writes bytes that";
+  const char* did = found == raw ? "wrote" : found == war ? "read" : "wrote";
+  std::string detail = "thread " + dims(t->idx) + " " + how + " thread " + dims(o.idx) + " " + did +
+                       " (at " + tr.site_words(other_site) + ") in " + what;
+  if (same_warp)
+    report(finding_kind::warp_lockstep, t, file, line, func,
+           "shared-memory access relies on warp lockstep",
+           detail +
+               ", both in one warp with no __syncwarp() in between. Threads of a warp do "
+               "not run in lockstep (since Volta): add __syncwarp().");
+  else
+    report(finding_kind::shared_race, t, file, line, func,
+           found == raw   ? "shared-memory race (read after write)"
+           : found == war ? "shared-memory race (write after read)"
+                          : "shared-memory race (write after write)",
+           detail +
+               " with no __syncthreads() in between. Add __syncthreads() between the "
+               "write and the other thread's access.");
+}
+
+}  // namespace gpulab_sim::detail

@@ -1,0 +1,152 @@
+// CUDA's atomics, truly atomic across blocks that run on different OS threads (GCC/Clang
+// __atomic builtins; std::atomic_ref is C++20). Each checks its address like an access; atomics
+// do not take part in the shared-memory hazard check (they do not race with each other); on
+// global memory they are noted as atomic writes, which race only with plain writes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "memory.h"
+
+namespace gpulab_sim::detail {
+[[gnu::cold]] void atomic_check_slow(const void* p, std::size_t size, const char* file, int line,
+                                     const char* func);
+inline void atomic_check(const void* p, std::size_t size, const char* file, int line,
+                         const char* func) {
+  if (!cur_thread) return;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t off = a - arena_base;
+  if (off < arena_size && a % size == 0) {
+    const unsigned char* s = arena_shadow + off;
+    if (size == 4 && shadow_all_init<4>(s)) {
+      race_write<4>(off, race_tag | kRaceAtomic, false, file, line, func);
+      return;
+    }
+    if (size == 8 && shadow_all_init<8>(s)) {
+      race_write<8>(off, race_tag | kRaceAtomic, false, file, line, func);
+      return;
+    }
+  }
+  atomic_check_slow(p, size, file, line, func);
+}
+// Read-modify-write through a compare-and-swap loop (floats, min/max, inc/dec).
+template <class T, class F>
+inline T atomic_update(T* p, F f) {
+  T old;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  T desired;
+  do {
+    desired = f(old);
+  } while (!__atomic_compare_exchange(p, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+  return old;
+}
+}  // namespace gpulab_sim::detail
+
+namespace gpulab_sim::atom {
+#define GPULAB_SIM_CHECK(p) detail::atomic_check(p, sizeof(*p), file, line, func)
+#define GPULAB_SIM_SIG(T, name, ...)                           \
+  inline T name(T* p, __VA_ARGS__, const char* file, int line, \
+                const char* func = __builtin_FUNCTION())
+
+#define GPULAB_SIM_ATOMIC_INT(T)                                                                   \
+  GPULAB_SIM_SIG(T, add, T v) {                                                                    \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, sub, T v) {                                                                    \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, exch, T v) {                                                                   \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, min, T v) {                                                                    \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return detail::atomic_update(p, [v](T o) { return v < o ? v : o; });                           \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, max, T v) {                                                                    \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return detail::atomic_update(p, [v](T o) { return v > o ? v : o; });                           \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, and_, T v) {                                                                   \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, or_, T v) {                                                                    \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                                              \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, xor_, T v) {                                                                   \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  GPULAB_SIM_SIG(T, cas, T expected, T desired) {                                                  \
+    GPULAB_SIM_CHECK(p);                                                                           \
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    return expected;                                                                               \
+  }
+GPULAB_SIM_ATOMIC_INT(int)
+GPULAB_SIM_ATOMIC_INT(unsigned int)
+GPULAB_SIM_ATOMIC_INT(unsigned long long)
+GPULAB_SIM_ATOMIC_INT(long long)
+#undef GPULAB_SIM_ATOMIC_INT
+
+GPULAB_SIM_SIG(unsigned int, inc, unsigned int v) {
+  GPULAB_SIM_CHECK(p);
+  return detail::atomic_update(p, [v](unsigned o) { return o >= v ? 0u : o + 1; });
+}
+GPULAB_SIM_SIG(unsigned int, dec, unsigned int v) {
+  GPULAB_SIM_CHECK(p);
+  return detail::atomic_update(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
+}
+#define GPULAB_SIM_ATOMIC_FLOAT(T)                                       \
+  GPULAB_SIM_SIG(T, add, T v) {                                          \
+    GPULAB_SIM_CHECK(p);                                                 \
+    return detail::atomic_update(p, [v](T o) { return o + v; });         \
+  }                                                                      \
+  GPULAB_SIM_SIG(T, sub, T v) {                                          \
+    GPULAB_SIM_CHECK(p);                                                 \
+    return detail::atomic_update(p, [v](T o) { return o - v; });         \
+  }                                                                      \
+  GPULAB_SIM_SIG(T, exch, T v) {                                         \
+    GPULAB_SIM_CHECK(p);                                                 \
+    T old;                                                               \
+    __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST);                    \
+    return old;                                                          \
+  }                                                                      \
+  GPULAB_SIM_SIG(T, min, T v) {                                          \
+    GPULAB_SIM_CHECK(p);                                                 \
+    return detail::atomic_update(p, [v](T o) { return v < o ? v : o; }); \
+  }                                                                      \
+  GPULAB_SIM_SIG(T, max, T v) {                                          \
+    GPULAB_SIM_CHECK(p);                                                 \
+    return detail::atomic_update(p, [v](T o) { return v > o ? v : o; }); \
+  }
+GPULAB_SIM_ATOMIC_FLOAT(float)
+GPULAB_SIM_ATOMIC_FLOAT(double)
+#undef GPULAB_SIM_ATOMIC_FLOAT
+#undef GPULAB_SIM_SIG
+#undef GPULAB_SIM_CHECK
+}  // namespace gpulab_sim::atom
+
+#define GPULAB_SIM_AT(op, ...) ::gpulab_sim::atom::op(__VA_ARGS__, __FILE__, __LINE__)
+#define atomicAdd(p, v) GPULAB_SIM_AT(add, p, v)
+#define atomicSub(p, v) GPULAB_SIM_AT(sub, p, v)
+#define atomicExch(p, v) GPULAB_SIM_AT(exch, p, v)
+#define atomicMin(p, v) GPULAB_SIM_AT(min, p, v)
+#define atomicMax(p, v) GPULAB_SIM_AT(max, p, v)
+#define atomicAnd(p, v) GPULAB_SIM_AT(and_, p, v)
+#define atomicOr(p, v) GPULAB_SIM_AT(or_, p, v)
+#define atomicXor(p, v) GPULAB_SIM_AT(xor_, p, v)
+#define atomicInc(p, v) GPULAB_SIM_AT(inc, p, v)
+#define atomicDec(p, v) GPULAB_SIM_AT(dec, p, v)
+#define atomicCAS(p, c, v) GPULAB_SIM_AT(cas, p, c, v)
+// Block- and system-scope variants: one memory, so the same operations.
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicExch_block atomicExch
+#define atomicCAS_block atomicCAS
+#define atomicMin_block atomicMin
+#define atomicMax_block atomicMax

@@ -1,0 +1,152 @@
+// The runtime's private state: launches, blocks, fibers, and the per-OS-thread executor.
+#pragma once
+
+#include <gpulab_sim/sim.h>
+
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpulab_sim::detail {
+
+// Thrown inside a fiber to stop its CUDA thread after an error; caught at the fiber's top.
+struct kernel_abort {};
+
+struct Launch {
+  const char* file;
+  int line;
+  dim3 grid;
+  dim3 block;
+  std::size_t shmem;
+  unsigned nthreads;
+  void (*body)(void*);
+  void* ctx;
+  std::atomic<bool> aborted{false};
+  std::atomic<int> error{0};   // the cudaError_t the first error finding sets
+  std::uint64_t race_seq = 0;  // the global race detector's launch sequence number
+};
+
+struct Worker {
+  boost::context::fiber self;  // this fiber, while suspended
+  std::uintptr_t stack_lo = 0;
+  std::uintptr_t stack_hi = 0;
+  Block* block = nullptr;
+};
+
+struct SharedObj {
+  const void* tag;
+  int id;
+  const void* key;
+  std::uintptr_t lo;
+  std::size_t size;
+  const char* name;
+  const char* file;
+  int line;
+};
+
+struct WarpGroup {
+  unsigned mask;
+  unsigned arrived;
+  int op;
+  const char* file;
+  int line;
+};
+struct Warp {
+  std::vector<WarpGroup> groups;  // pending operations (disjoint masks)
+  std::uint32_t sync_count;       // completed warp operations: they separate hazards
+};
+
+struct Block {
+  Launch* launch = nullptr;
+  Coords coords{};
+  unsigned n = 0;  // threads
+  std::vector<Thread> threads;
+  unsigned next = 0;     // first thread not started yet
+  unsigned live = 0;     // threads not exited
+  unsigned arrived = 0;  // threads waiting at __syncthreads
+  unsigned bar_count = 0;
+  unsigned bar_total = 0;
+  std::uint32_t epoch = 0;   // barrier intervals so far
+  std::uint32_t serial = 0;  // distinguishes blocks run on this OS thread
+  std::vector<Thread*> ready;
+  std::size_t ready_head = 0;
+  std::vector<Warp> warps;
+  std::vector<SharedObj> shared;  // [0] is the dynamic shared memory
+  std::size_t static_shared = 0;
+  std::size_t arena_used = 0;
+  std::uint64_t race_base = 0;  // this block's part of its threads' race tags
+};
+
+inline std::uint64_t race_thread_tag(const Block& b, const Thread& t) {
+  return b.race_base | std::uint64_t{t.linear} << kRaceThreadShift |
+         (std::uint64_t{b.epoch} & kRaceEpochMask) << kRaceEpochShift;
+}
+
+// Memory (memory.cpp): is [p, p+n) inside one device allocation or symbol? shadow is set to
+// its initialisation bytes (null where untracked).
+bool device_range(const void* p, std::size_t n, unsigned char** shadow);
+void free_all_allocations();
+std::size_t allocated_bytes();
+void cache_reset();
+// host: cudaMallocHost memory (freed by cudaFreeHost, never checked). initialised: the shadow
+// starts "written" (memory the host may write directly, which no check sees).
+cudaError_t add_alloc(void** p, std::size_t size, bool host, bool initialised, const char* what,
+                      const char* file, int line);
+cudaError_t remove_alloc(void* p, bool host);
+std::string device_location(std::uintptr_t a);  // "offset 8 in a 4096-byte cudaMalloc ..."
+void race_forget_all();                         // every word: written in no launch
+
+// The global-memory race detector (global_race.cpp): a fresh sequence number per launch, and
+// the base of a block's tags (race_thread_tag adds the thread and epoch; race_tag holds the
+// running thread's).
+std::uint64_t race_next_launch();
+void race_drop_pending();  // after a block: what an error cut short is not judged
+inline std::uint64_t race_block_base(std::uint64_t seq, std::uint64_t block_linear) {
+  return seq << kRaceSeqShift | (block_linear & kRaceBlockMask) << kRaceBlockShift;
+}
+
+// Shared memory (shared.cpp, hazards.cpp).
+void shared_begin_block(Block& b);
+bool shared_contains(std::uintptr_t a);
+void shared_access(Block& b, Thread* t, std::uintptr_t a, std::size_t size, unsigned mode,
+                   const char* file, int line, const char* func);
+void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsigned mode,
+                  const char* file, int line, const char* func, const SharedObj& obj);
+std::uint8_t* shared_arena_base();
+constexpr unsigned mode_atomic = 4;
+
+// Executor (executor.cpp, block.cpp).
+void run_block(Launch& l, uint3 block_idx);
+void block_current(Thread* t);
+void make_ready(Block& b, Thread* t);
+bool resolve_active_masks(Block& b);  // warp.cpp: wakes __activemask() callers
+std::size_t max_dynamic_shared();
+void set_max_dynamic_shared(std::size_t n);
+void reset_executor_limits();
+constexpr std::size_t kStaticSharedLimit = 48 * 1024;
+constexpr std::size_t kOptinSharedLimit = 227 * 1024;
+
+// Runtime API state (runtime_api.cpp).
+void set_last_error(cudaError_t e);
+cudaError_t sticky_error();
+void set_sticky_error(cudaError_t e);
+
+// Findings (report.cpp). report() records and prints; for errors it also stops the launch.
+// fail() is report() then unwinding the calling CUDA thread.
+void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
+            const std::string& title, const std::string& detail);
+[[noreturn]] void fail(finding_kind k, const Thread* t, const char* file, int line,
+                       const char* func, const std::string& title, const std::string& detail);
+void flush_launch();
+// For warnings: true when this OS thread already reported the site a few times in this launch;
+// the occurrence is counted and the caller skips building the message.
+bool counted_quietly(finding_kind k, const Thread* t, const char* file, int line);
+void merge_quiet_counts(const Launch& l);  // after an OS thread's last block of a launch
+std::string dims(uint3 v);
+std::string hex(std::uintptr_t v);
+std::string where(const char* file, int line);
+
+}  // namespace gpulab_sim::detail

@@ -1,0 +1,276 @@
+// Findings: recorded once per kind and site with a count, printed to stderr (the first few of
+// each site, then a summary), and written as JSON lines to $GPULAB_SIM_REPORT at the end of
+// each launch (host-side findings at once).
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+#include "internal.h"
+
+namespace gpulab_sim {
+
+const char* kind_name(finding_kind k) {
+  switch (k) {
+    case finding_kind::out_of_bounds:
+      return "out_of_bounds";
+    case finding_kind::misaligned:
+      return "misaligned";
+    case finding_kind::invalid_address:
+      return "invalid_address";
+    case finding_kind::uninitialised_read:
+      return "uninitialised_read";
+    case finding_kind::divergent_barrier:
+      return "divergent_barrier";
+    case finding_kind::deadlock:
+      return "deadlock";
+    case finding_kind::warp_mask:
+      return "warp_mask";
+    case finding_kind::shared_race:
+      return "shared_race";
+    case finding_kind::warp_lockstep:
+      return "warp_lockstep";
+    case finding_kind::shared_limit:
+      return "shared_limit";
+    case finding_kind::kernel_exception:
+      return "kernel_exception";
+    case finding_kind::bad_copy:
+      return "bad_copy";
+    case finding_kind::bad_launch:
+      return "bad_launch";
+    case finding_kind::global_race:
+      return "global_race";
+  }
+  return "unknown";
+}
+
+namespace detail {
+namespace {
+
+constexpr std::size_t kPrintedPerSite = 3;
+
+bool is_error(finding_kind k) {
+  return k != finding_kind::uninitialised_read && k != finding_kind::shared_race &&
+         k != finding_kind::warp_lockstep && k != finding_kind::global_race;
+}
+
+cudaError_t error_code(finding_kind k) {
+  switch (k) {
+    case finding_kind::out_of_bounds:
+    case finding_kind::invalid_address:
+      return cudaErrorIllegalAddress;
+    case finding_kind::misaligned:
+      return cudaErrorMisalignedAddress;
+    case finding_kind::shared_limit:
+      return cudaErrorLaunchOutOfResources;
+    default:
+      return cudaErrorLaunchFailure;
+  }
+}
+
+struct Store {
+  std::mutex mu;
+  std::vector<finding> list;
+  std::map<std::tuple<int, std::string, int, std::string, int, std::string>, std::size_t> index;
+  std::set<std::size_t> touched;  // entries changed by the running launch
+};
+Store& store() {
+  static Store s;
+  return s;
+}
+
+std::string json_str(const std::string& s) {
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      r += '\\';
+      r += c;
+    } else if (c == '\n') {
+      r += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      r += buf;
+    } else {
+      r += c;
+    }
+  }
+  return r + "\"";
+}
+
+std::string json_dims(dim3 d) {
+  return "[" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + "]";
+}
+
+void write_json(const finding& f) {
+  const char* path = std::getenv("GPULAB_SIM_REPORT");
+  if (!path || !*path) return;
+  FILE* out = std::fopen(path, "a");
+  if (!out) return;
+  std::string j =
+      "{\"kind\":" + json_str(kind_name(f.kind)) +
+      ",\"severity\":" + json_str(f.error ? "error" : "warning") + ",\"file\":" + json_str(f.file) +
+      ",\"line\":" + std::to_string(f.line) + ",\"function\":" + json_str(f.function) +
+      ",\"launch_file\":" + json_str(f.launch_file) +
+      ",\"launch_line\":" + std::to_string(f.launch_line) + ",\"block\":" + json_dims(f.block) +
+      ",\"thread\":" + json_dims(f.thread) + ",\"count\":" + std::to_string(f.count) +
+      ",\"message\":" + json_str(f.message) + "}\n";
+  std::fputs(j.c_str(), out);
+  std::fclose(out);
+}
+
+// Warnings can repeat millions of times at one site (every thread of a big grid): after the
+// first few on an OS thread, only a per-thread count, merged into the store after the launch.
+struct QuietKey {
+  int kind;
+  const char* file;
+  int line;
+  bool operator==(const QuietKey& o) const {
+    return kind == o.kind && file == o.file && line == o.line;
+  }
+};
+struct QuietHash {
+  std::size_t operator()(const QuietKey& k) const {
+    return std::hash<const void*>()(k.file) ^ (static_cast<std::size_t>(k.line) << 8) ^
+           static_cast<std::size_t>(k.kind);
+  }
+};
+struct QuietCount {
+  std::size_t seen = 0;
+  std::size_t unrecorded = 0;
+  const Thread* first = nullptr;
+};
+thread_local std::unordered_map<QuietKey, QuietCount, QuietHash> quiet;
+
+}  // namespace
+
+bool counted_quietly(finding_kind k, const Thread* t, const char* file, int line) {
+  QuietCount& c = quiet[QuietKey{static_cast<int>(k), file, line}];
+  if (++c.seen <= kPrintedPerSite) return false;
+  ++c.unrecorded;
+  c.first = t;
+  return true;
+}
+
+void merge_quiet_counts(const Launch& l) {
+  if (quiet.empty()) return;
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  for (auto& [k, c] : quiet) {
+    if (!c.unrecorded) continue;
+    for (std::size_t i = 0; i < s.list.size(); ++i) {
+      finding& f = s.list[i];
+      if (static_cast<int>(f.kind) == k.kind && f.line == k.line && f.file == k.file &&
+          f.launch_line == l.line && f.launch_file == l.file) {
+        f.count += c.unrecorded;
+        s.touched.insert(i);
+        break;
+      }
+    }
+  }
+  quiet.clear();
+}
+
+std::string dims(uint3 v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+std::string hex(std::uintptr_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%zx", static_cast<std::size_t>(v));
+  return buf;
+}
+std::string where(const char* file, int line) {
+  return std::string(file ? file : "?") + ":" + std::to_string(line);
+}
+
+void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
+            const std::string& title, const std::string& detail) {
+  const bool error = is_error(k);
+  const Launch* l = t ? t->block->launch : nullptr;
+  if (error && l) {
+    Launch* ml = t->block->launch;
+    int expected = 0;
+    ml->error.compare_exchange_strong(expected, error_code(k));
+    ml->aborted = true;
+  }
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto key = std::make_tuple(static_cast<int>(k), std::string(file ? file : ""), line,
+                             std::string(l ? l->file : ""), l ? l->line : 0, title);
+  auto [it, fresh] = s.index.emplace(key, s.list.size());
+  if (fresh) {
+    finding f;
+    f.kind = k;
+    f.error = error;
+    f.launch_file = l ? l->file : "";
+    f.launch_line = l ? l->line : 0;
+    f.file = file ? file : "";
+    f.line = line;
+    f.function = func ? func : "";
+    f.block = t ? t->block->coords.block_idx : uint3{0, 0, 0};
+    f.thread = t ? t->idx : uint3{0, 0, 0};
+    f.message = title + ": " + detail;
+    f.count = 0;
+    s.list.push_back(f);
+  }
+  finding& f = s.list[it->second];
+  ++f.count;
+  if (f.count <= kPrintedPerSite) {
+    std::string head = "gpulab sim: " + title;
+    if (t) {
+      head += " in ";
+      head += (func && *func) ? func : "a kernel";
+      head += " at " + where(file, line) + ", block " + dims(t->block->coords.block_idx) +
+              " thread " + dims(t->idx) + " (kernel launched at " + where(l->file, l->line) + ")";
+    } else if (file) {
+      head += " at " + where(file, line);
+    }
+    std::fprintf(stderr, "%s:\n  %s\n", head.c_str(), detail.c_str());
+  }
+  if (l) {
+    s.touched.insert(it->second);
+  } else {
+    write_json(f);
+  }
+}
+
+void fail(finding_kind k, const Thread* t, const char* file, int line, const char* func,
+          const std::string& title, const std::string& detail) {
+  report(k, t, file, line, func, title, detail);
+  throw kernel_abort{};
+}
+
+void flush_launch() {
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  for (std::size_t i : s.touched) {
+    const finding& f = s.list[i];
+    if (f.count > kPrintedPerSite)
+      std::fprintf(stderr, "gpulab sim: the %s at %s happened %zu times in all (first %zu shown)\n",
+                   kind_name(f.kind), where(f.file.c_str(), f.line).c_str(), f.count,
+                   kPrintedPerSite);
+    write_json(f);
+  }
+  s.touched.clear();
+}
+
+}  // namespace detail
+
+std::vector<finding> findings() {
+  auto& s = detail::store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.list;
+}
+
+void clear_findings() {
+  auto& s = detail::store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.list.clear();
+  s.index.clear();
+  s.touched.clear();
+}
+
+}  // namespace gpulab_sim

@@ -1,0 +1,125 @@
+// End to end: each program in programs/ is built with the sim-cc driver (rewriter, g++, the
+// runtime) and run; it must print its success line, exit 0, and draw no finding from the
+// runtime's checkers (they are all correct programs).
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "sim_cc.h"
+
+namespace {
+
+struct Run {
+  int status;
+  std::string output;
+};
+
+Run run(const std::string& command) {
+  Run r{-1, ""};
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.output.append(buffer.data(), n);
+  int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return r;
+}
+
+std::string program(const std::string& name) {
+  return std::string(GPULAB_TEST_PROGRAMS) + "/" + name;
+}
+
+std::string output_path(const std::string& name) {
+  std::filesystem::create_directories(GPULAB_TEST_OUTPUT);
+  return std::string(GPULAB_TEST_OUTPUT) + "/" + name;
+}
+
+// Builds programs/NAME.cu with `flags` and runs it.
+Run build_and_run(const std::string& name, std::vector<std::string> flags = {}) {
+  std::string exe = output_path(name);
+  std::vector<std::string> args = {program(name + ".cu"), "-o", exe};
+  args.insert(args.end(), flags.begin(), flags.end());
+  std::ostringstream messages;
+  int rc = gpulab_sim_cc::sim_cc(args, messages);
+  INFO("sim-cc said:\n" << messages.str());
+  REQUIRE(rc == 0);
+  return run(exe);
+}
+
+void check_program(const std::string& name, const std::string& expected,
+                   std::vector<std::string> flags = {}) {
+  Run r = build_and_run(name, flags);
+  INFO(name << " printed:\n" << r.output);
+  CHECK(r.status == 0);
+  CHECK(r.output.find(expected) != std::string::npos);
+  CHECK(r.output.find("gpulab sim:") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_SUITE("e2e") {
+  TEST_CASE("vector add, a textbook program with its own main and error checks") {
+    check_program("vector_add", "Test PASSED", {"-O2", "-arch=sm_80", "--use_fast_math"});
+  }
+  TEST_CASE("reduction with __shared__ and __syncthreads") {
+    check_program("reduction", "reduction -5 OK");
+  }
+  TEST_CASE("template kernels with deduced and explicit arguments") {
+    check_program("template_kernel", "templates OK");
+  }
+  TEST_CASE("lambdas and macros in launch arguments, a launch inside a macro") {
+    check_program("lambda_macro_launch", "lambda and macro launches OK");
+  }
+  TEST_CASE("dynamic shared memory and a stream argument") {
+    check_program("dynamic_shared_stream", "dynamic shared OK");
+  }
+  TEST_CASE("__constant__ memory with cudaMemcpyToSymbol") {
+    check_program("constant_symbol", "constant memory OK");
+  }
+  TEST_CASE("warp-shuffle reduction") {
+    check_program("warp_shuffle", "warp shuffle OK");
+  }
+  TEST_CASE("atomicAdd histogram") {
+    check_program("atomic_histogram", "histogram OK");
+  }
+  TEST_CASE("tiled matrix multiply with dim3 and 2D shared tiles") {
+    check_program("matmul_tiled", "matrix multiply PASSED", {"-DUNUSED=1", "-Xcompiler=-O1"});
+  }
+  TEST_CASE("Thrust sort and reduce on the C++ back-end") {
+    check_program("thrust_sort_reduce", "thrust OK");
+  }
+  TEST_CASE("kernels, __shared__ and launches in the student's own headers") {
+    check_program("with_header", "headers OK", {"-I", program("with_header")});
+  }
+  TEST_CASE("separate compilation: a .cu compiled with -c, linked with a .cpp") {
+    std::ostringstream messages;
+    std::string object = output_path("multi_kernels.o"), exe = output_path("multi");
+    CHECK(gpulab_sim_cc::sim_cc({"-c", program("multi_kernels.cu"), "-o", object, "-lineinfo"},
+                                messages) == 0);
+    CHECK(gpulab_sim_cc::sim_cc({program("multi_main.cpp"), object, "-o", exe, "-lcudart"},
+                                messages) == 0);
+    INFO(messages.str());
+    Run r = run(exe);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("two files OK") != std::string::npos);
+  }
+  TEST_CASE("a compile error names the student's file and line") {
+    std::ostringstream messages;
+    int rc = gpulab_sim_cc::sim_cc(
+        {program("compile_error.cu"), "-o", output_path("compile_error")}, messages);
+    INFO(messages.str());
+    CHECK(rc != 0);
+    CHECK(messages.str().find("compile_error.cu:6:3: error") != std::string::npos);
+  }
+  TEST_CASE("an unknown option is refused") {
+    std::ostringstream messages;
+    CHECK(gpulab_sim_cc::sim_cc({program("vector_add.cu"), "--no-such-option"}, messages) == 2);
+    CHECK(messages.str().find("unknown option --no-such-option") != std::string::npos);
+  }
+}

@@ -1,6 +1,7 @@
 # gpulab_add_lab(<id>): everything CMake builds for one lab, driven by labs/<id>/lab.json:
 # the lab driver library the grader links runners against, and the reference and stub runners
-# (so CI proves both compile for every configured architecture).
+# (so CI proves both compile for every configured architecture), for the cuda backend and,
+# where it is built, the sim backend.
 
 function(gpulab_lab_json_list lab_json key out)
   string(JSON n ERROR_VARIABLE err LENGTH "${lab_json}" ${key})
@@ -26,6 +27,22 @@ function(gpulab_add_runner name lab_id sources nvcc_flags)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${GPULAB_RUNNER_DIR})
 endfunction()
 
+# A runner for the CPU backend: gpulab sim-cc builds the lab's files and links the sim driver
+# and harness, as the grader does for a submission.
+function(gpulab_add_sim_runner name lab_id sources flags)
+  set(out ${GPULAB_RUNNER_DIR}/${name})
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND gpulab-sim-cc ${flags} -I ${CMAKE_SOURCE_DIR}/labs/${lab_id} ${sources} -o ${out}
+            "-Xlinker=--whole-archive,$<TARGET_FILE:gpulab_driver_${lab_id}_sim>,--no-whole-archive"
+            $<TARGET_FILE:gpulab_harness_sim>
+    DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/labs/${lab_id}/lab.json gpulab-sim-cc gpulab-sim-rewrite
+            gpulab_sim gpulab_driver_${lab_id}_sim gpulab_harness_sim
+    COMMENT "gpulab sim-cc: ${name}"
+    VERBATIM)
+  add_custom_target(${name} ALL DEPENDS ${out})
+endfunction()
+
 function(gpulab_add_lab lab_id)
   set(lab_dir ${CMAKE_SOURCE_DIR}/labs/${lab_id})
   file(READ ${lab_dir}/lab.json lab_json)
@@ -48,4 +65,15 @@ function(gpulab_add_lab lab_id)
   endforeach()
   gpulab_add_runner(${lab_id}-reference ${lab_id} "${ref_sources}" "${flags}")
   gpulab_add_runner(${lab_id}-stub ${lab_id} "${stub_sources}" "${flags}")
+
+  if(GPULAB_HAVE_SIM)
+    add_library(gpulab_driver_${lab_id}_sim STATIC ${lab_dir}/driver.cpp)
+    target_include_directories(gpulab_driver_${lab_id}_sim PRIVATE ${lab_dir})
+    target_link_libraries(gpulab_driver_${lab_id}_sim PUBLIC gpulab_harness_sim)
+    target_compile_options(gpulab_driver_${lab_id}_sim PRIVATE ${GPULAB_CXX_WARNINGS})
+    set_target_properties(gpulab_driver_${lab_id}_sim PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
+                                                                 ${GPULAB_LIB_DIR})
+    gpulab_add_sim_runner(${lab_id}-reference-sim ${lab_id} "${ref_sources}" "${flags}")
+    gpulab_add_sim_runner(${lab_id}-stub-sim ${lab_id} "${stub_sources}" "${flags}")
+  endif()
 endfunction()

@@ -17,15 +17,23 @@ std::string build_arch(const Paths& paths) {
 
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
-                         const std::filesystem::path& work_dir, double timeout_s) {
+                         const std::filesystem::path& work_dir, const std::string& backend,
+                         double timeout_s) {
   BuildResult b;
   std::filesystem::create_directories(work_dir);
-  for (const auto& lib : {paths.harness_lib(), paths.driver_lib(lab.id)})
-    if (!std::filesystem::exists(lib)) {
-      b.message = "gpulab is not fully built: " + lib.string() + " is missing (run cmake --build)";
+  const bool sim = backend == "sim";
+  const std::filesystem::path compiler = sim ? paths.sim_cc() : paths.nvcc;
+  for (const auto& needed :
+       {paths.harness_lib(backend), paths.driver_lib(lab.id, backend), compiler})
+    if (!std::filesystem::exists(needed)) {
+      b.message = "gpulab is not fully built for the " + backend + " backend: " + needed.string() +
+                  " is missing (run cmake --build" +
+                  (sim ? "; the sim backend needs the packages scripts/setup.sh installs)" : ")");
       return b;
     }
-  const std::string arch = build_arch(paths);
+  // The CPU backend compiles for no GPU architecture.
+  const std::vector<std::string> arch =
+      sim ? std::vector<std::string>{} : std::vector<std::string>{"-arch=" + build_arch(paths)};
   std::vector<std::string> objects;
   for (const auto& file : lab.student_files) {
     const auto src = src_dir / file;
@@ -37,7 +45,8 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
       return b;
     }
     const auto obj = work_dir / (file + ".o");
-    std::vector<std::string> cmd = {paths.nvcc.string(), "-std=c++17", "-arch=" + arch};
+    std::vector<std::string> cmd = {compiler.string(), "-std=c++17"};
+    cmd.insert(cmd.end(), arch.begin(), arch.end());
     cmd.insert(cmd.end(), lab.nvcc_flags.begin(), lab.nvcc_flags.end());
     cmd.insert(cmd.end(), {"-I", lab.dir.string(), "-c", src.string(), "-o", obj.string()});
     const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0, {}});
@@ -48,14 +57,16 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
     objects.push_back(obj.string());
   }
   b.runner = work_dir / "runner";
-  std::vector<std::string> cmd = {paths.nvcc.string(), "-arch=" + arch, "-o", b.runner.string()};
+  std::vector<std::string> cmd = {compiler.string()};
+  cmd.insert(cmd.end(), arch.begin(), arch.end());
+  cmd.insert(cmd.end(), {"-o", b.runner.string()});
   cmd.insert(cmd.end(), objects.begin(), objects.end());
   // The driver registers its parts from static initializers nothing else references, so the
   // linker must keep the whole archive.
   // nvcc reorders separate -Xlinker options, so the three go as one.
-  cmd.insert(cmd.end(), {"-Xlinker=--whole-archive," + paths.driver_lib(lab.id).string() +
+  cmd.insert(cmd.end(), {"-Xlinker=--whole-archive," + paths.driver_lib(lab.id, backend).string() +
                              ",--no-whole-archive",
-                         paths.harness_lib().string()});
+                         paths.harness_lib(backend).string()});
   const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0, {}});
   if (!r.ok()) {
     b.message = "linking the runner failed (the linker " + r.describe() + "):\n" + r.output +

@@ -1,6 +1,7 @@
 // Building a runner from a lab's student files (a submission, the student's working copy, or
-// reference/): nvcc compiles each file against the lab's interface header, then links the
-// lab's driver and the harness.
+// reference/): the backend's compiler (nvcc, or gpulab-sim-cc for the CPU backend) compiles
+// each file against the lab's interface header, then links the lab's driver and the harness
+// built for that backend.
 #pragma once
 
 #include <filesystem>
@@ -22,9 +23,11 @@ struct BuildResult {
 // configured CMake architectures. Returned as "sm_90".
 std::string build_arch(const Paths& paths);
 
-// src_dir holds the lab's student files; the runner is written to work_dir/runner.
+// src_dir holds the lab's student files; the runner is written to work_dir/runner. backend is
+// "cuda" or "sim".
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
-                         const std::filesystem::path& work_dir, double timeout_s = 300);
+                         const std::filesystem::path& work_dir, const std::string& backend,
+                         double timeout_s = 300);
 
 }  // namespace gpulab

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -29,11 +30,64 @@ struct RunOutcome {
   bool timed_out = false;
   std::string message;    // why it did not run, for the student
   nlohmann::json result;  // the runner's result.json
+  // The sim backend's findings (out of bounds, races, ...), one JSON object each.
+  std::vector<nlohmann::json> sim_findings;
 };
 
-RunOutcome run_runner(const std::filesystem::path& runner, const PartSpec& part,
-                      const DatasetDirs& ds, const std::filesystem::path& out_dir, bool time,
-                      const nlohmann::json& timing, double timeout_s) {
+// The file a sim runner writes its findings to, as JSON lines (sim/README.md).
+constexpr const char* kSimFindings = "sim-findings.jsonl";
+
+std::vector<nlohmann::json> read_sim_findings(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> found;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    try {
+      found.push_back(nlohmann::json::parse(line));
+    } catch (const nlohmann::json::exception&) {  // a line cut short by a killed run
+    }
+  }
+  return found;
+}
+
+// Whether a finding fails the dataset: errors (the kernel was stopped) and races, which lose
+// updates on a GPU even where the CPU's order happened to give the right sums.
+bool fails_dataset(const nlohmann::json& f) {
+  const std::string kind = f.value("kind", "");
+  return f.value("severity", "") == "error" ||
+         (kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "race") == 0);
+}
+
+// Each occurrence of `prefix` in `s` removed.
+std::string without(std::string s, const std::string& prefix) {
+  for (size_t at; !prefix.empty() && (at = s.find(prefix)) != std::string::npos;)
+    s.erase(at, prefix.size());
+  return s;
+}
+
+// The findings in words for the student, at most a few, each with its count. Paths are cut
+// to what the student knows: dcs.cu:13, harness/device_buffer.h:18.
+std::string describe_sim_findings(const std::vector<nlohmann::json>& found,
+                                  const std::vector<std::string>& strip) {
+  std::string out;
+  const size_t shown = std::min<size_t>(found.size(), 5);
+  for (size_t i = 0; i < shown; ++i) {
+    const auto& f = found[i];
+    std::string message = f.value("message", std::string("(no message)"));
+    for (const auto& prefix : strip) message = without(message, prefix);
+    out += "\n  gpulab sim, " + f.value("severity", std::string("finding")) + ": " + message;
+    const long count = f.value("count", 1L);
+    if (count > 1) out += " (" + std::to_string(count) + " times)";
+  }
+  if (found.size() > shown)
+    out += "\n  ... and " + std::to_string(found.size() - shown) + " more findings";
+  return out;
+}
+
+RunOutcome run_runner(const std::filesystem::path& runner, const std::string& backend,
+                      const PartSpec& part, const DatasetDirs& ds,
+                      const std::filesystem::path& out_dir, bool time, const nlohmann::json& timing,
+                      double timeout_s) {
   RunOutcome o;
   std::filesystem::remove_all(out_dir);
   std::filesystem::create_directories(out_dir);
@@ -48,8 +102,11 @@ RunOutcome run_runner(const std::filesystem::path& runner, const PartSpec& part,
   po.cpu_limit_s = 2 * timeout_s + 10;
   po.file_size_limit = size_t{1} << 30;
   po.env = part.runner_env();
+  const bool sim = backend == "sim";
+  if (sim) po.env.push_back("GPULAB_SIM_REPORT=" + (out_dir / kSimFindings).string());
   const ProcessResult p = run_process(po);
   o.timed_out = p.timed_out;
+  if (sim) o.sim_findings = read_sim_findings(out_dir / kSimFindings);
   std::ifstream in(out_dir / "result.json");
   if (in) {
     try {
@@ -112,9 +169,12 @@ class Grading {
     const auto t0 = std::chrono::steady_clock::now();
     paths_ = Paths::current();
     lab_ = LabConfig::load(paths_.lab_dir(o_.lab) / "lab.json");
-    if (o_.backend != "cuda")
-      throw std::runtime_error("backend \"" + o_.backend +
-                               "\" is not available (this gpulab has the cuda backend)");
+    if (o_.backend != "cuda" && o_.backend != "sim")
+      throw std::runtime_error("unknown backend \"" + o_.backend + "\" (cuda or sim)");
+    if (sim() && !std::filesystem::exists(paths_.sim_cc()))
+      throw std::runtime_error(
+          "this gpulab was built without the CPU backend (" + paths_.sim_cc().string() +
+          " is missing): run scripts/setup.sh, which installs what it needs, and rebuild");
     for (const auto& p : o_.parts)
       if (!lab_.part(p)) throw std::runtime_error("lab " + lab_.id + " has no part \"" + p + "\"");
     device_ = device_preflight();
@@ -124,7 +184,7 @@ class Grading {
 
     const auto src = stage_submission();
     log_ << "building " << o_.submission.string() << "\n";
-    student_ = build_runner(lab_, paths_, src, work_ / "student-build");
+    student_ = build_runner(lab_, paths_, src, work_ / "student-build", o_.backend);
     if (!student_.ok) {
       fail_all(report, "Your code did not build, so every part scores zero.\n" + student_.message);
       return;
@@ -135,7 +195,12 @@ class Grading {
         continue;
       grade_part(part, report);
     }
-    if (!device_.usable && !o_.require_gpu)
+    if (sim())
+      report.output +=
+          "Graded on gpulab's CPU backend (sim), which runs your kernels on the CPU and checks "
+          "them for bugs; it measures no speed, so performance points are left out of the "
+          "maximum.";
+    else if (!device_.usable && !o_.require_gpu)
       report.output += "This machine has no usable CUDA GPU (" + device_.problem +
                        "), so GPU parts were not graded and are left out of the maximum.";
     report.execution_time_s =
@@ -147,6 +212,10 @@ class Grading {
   }
 
  private:
+  bool sim() const { return o_.backend == "sim"; }
+  // GPU parts run on a GPU, or on the CPU backend.
+  bool gpu_parts_run() const { return sim() || device_.usable; }
+
   uint64_t hidden_seed() {
     if (o_.hidden_seed) return *o_.hidden_seed;
     if (const char* s = std::getenv("GPULAB_HIDDEN_SEED"); s && *s) {
@@ -164,11 +233,13 @@ class Grading {
   }
 
   nlohmann::json environment() const {
-    nlohmann::json e = {{"version", GPULAB_VERSION},
-                        {"lab", lab_.id},
-                        {"backend", o_.backend},
-                        {"device", device_.to_json()},
-                        {"compiler", compiler_version({paths_.nvcc.string(), "--version"})}};
+    nlohmann::json e = {
+        {"version", GPULAB_VERSION},
+        {"lab", lab_.id},
+        {"backend", o_.backend},
+        {"device", device_.to_json()},
+        {"compiler",
+         compiler_version({sim() ? std::string("c++") : paths_.nvcc.string(), "--version"})}};
     return e;
   }
 
@@ -209,10 +280,10 @@ class Grading {
   }
 
   // A part's points in this grading's maximum: GPU parts without a GPU are left out of it
-  // unless the instructor asked for them to count.
+  // unless the instructor asked for them to count; the sim backend leaves out performance.
   double graded_max(const PartSpec& part) const {
-    if (part.gpu && !device_.usable && !o_.require_gpu) return 0;
-    return lab_.part_points(part.name);
+    if (part.gpu && !gpu_parts_run() && !o_.require_gpu) return 0;
+    return lab_.part_points(part.name) - (sim() ? lab_.rubric.at(part.name).performance : 0);
   }
 
   void fail_all(Report& report, const std::string& why) {
@@ -231,13 +302,13 @@ class Grading {
 
   const std::filesystem::path& reference_runner() {
     if (!reference_.empty()) return reference_;
-    const auto prebuilt = paths_.reference_runner(lab_.id);
+    const auto prebuilt = paths_.reference_runner(lab_.id, o_.backend);
     if (std::filesystem::exists(prebuilt)) {
       reference_ = prebuilt;
       return reference_;
     }
-    const BuildResult b =
-        build_runner(lab_, paths_, paths_.reference_dir(lab_.id), work_ / "reference-build");
+    const BuildResult b = build_runner(lab_, paths_, paths_.reference_dir(lab_.id),
+                                       work_ / "reference-build", o_.backend);
     if (!b.ok) throw std::runtime_error("the reference solution did not build: " + b.message);
     reference_ = b.runner;
     return reference_;
@@ -253,7 +324,7 @@ class Grading {
 
   void grade_part(const PartSpec& part, Report& report) {
     const PartRubric& rubric = lab_.rubric.at(part.name);
-    if (part.gpu && !device_.usable) {
+    if (part.gpu && !gpu_parts_run()) {
       report.tests.push_back(
           {part.name + ": not graded (no GPU)",
            0,
@@ -285,18 +356,28 @@ class Grading {
         log_ << "  " << part.name << " on " << ds->name << "\n";
         const DatasetDirs d = dataset(g, *ds);
         const auto out = work_ / "runs" / part.name / ds->name;
-        const RunOutcome o = run_runner(student_.runner, part, d, out, false, {}, o_.run_timeout_s);
+        const RunOutcome o =
+            run_runner(student_.runner, o_.backend, part, d, out, false, {}, o_.run_timeout_s);
         part_timed_out = o.timed_out;
         std::string line;
+        const bool bug_found =
+            std::any_of(o.sim_findings.begin(), o.sim_findings.end(), fails_dataset);
         if (o.ran) {
           const CheckResult c = check_outputs(lab_, part, d, out, false);
-          row.result = c.pass ? "pass" : "FAIL";
+          const bool pass = c.pass && !bug_found;
+          row.result = pass ? "pass" : "FAIL";
           row.err_over_bound = c.max_err_over_bound;
-          passed += c.pass;
-          line = std::string(c.pass ? "PASS " : "FAIL ") + ds->name + ": " + c.message;
+          passed += pass;
+          line = std::string(pass ? "PASS " : "FAIL ") + ds->name + ": " + c.message;
+          if (c.pass && bug_found)
+            line +=
+                " The outputs are right, but the CPU backend found a bug that can give "
+                "wrong results on a GPU:";
         } else {
           line = "FAIL " + ds->name + ": " + o.message;
         }
+        line += describe_sim_findings(
+            o.sim_findings, {(work_ / "submission").string() + "/", paths_.source.string() + "/"});
         report.rows.push_back(row);
         details += line + "\n";
       }
@@ -322,7 +403,17 @@ class Grading {
                                 {part.name, g.name},
                                 {}});
     }
-    if (o_.performance && rubric.performance > 0)
+    if (sim() && rubric.performance > 0)
+      report.tests.push_back({part.name + ": performance not measured (sim backend)",
+                              0,
+                              0,
+                              false,
+                              "The CPU backend says nothing about speed on a GPU, so these "
+                              "points are left out here; grading on a GPU awards them.",
+                              "visible",
+                              {part.name, "performance"},
+                              {}});
+    else if (o_.performance && rubric.performance > 0)
       grade_performance(part, public_ok, report);
     else if (rubric.performance > 0)
       report.tests.push_back({part.name + ": performance not measured (--no-time)",
@@ -373,8 +464,9 @@ class Grading {
         const auto out = work_ / "timed" / part.name / (student_turn ? "student" : "reference");
         log_ << "  timing " << (student_turn ? "your " : "reference ") << part.name << " on "
              << ds.name << " (round " << r + 1 << " of " << rounds << ")\n";
-        const RunOutcome o = run_runner(student_turn ? student_.runner : reference_runner(), part,
-                                        d, out, true, timing, o_.timed_run_timeout_s);
+        const RunOutcome o =
+            run_runner(student_turn ? student_.runner : reference_runner(), o_.backend, part, d,
+                       out, true, timing, o_.timed_run_timeout_s);
         if (!student_turn) {
           if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
           reference.push_back(timing_median(o));

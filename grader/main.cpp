@@ -4,6 +4,10 @@
 #include <fstream>
 #include <iostream>
 
+#ifdef GPULAB_HAVE_SIM
+#include "sim_cc.h"
+#endif
+
 #include "bench.h"
 #include "dataset_store.h"
 #include "grade.h"
@@ -80,11 +84,30 @@ int cmd_rubric(const std::string& id, bool update) {
 
 }  // namespace
 
+// gpulab sim-cc takes nvcc's command line, which is not CLI11's: its arguments go to the
+// driver untouched.
+int cmd_sim_cc(int argc, char** argv) {
+#ifdef GPULAB_HAVE_SIM
+  return gpulab_sim_cc::sim_cc(std::vector<std::string>(argv + 2, argv + argc), std::cerr);
+#else
+  (void)argc;
+  (void)argv;
+  std::cerr << "gpulab sim-cc: this gpulab was built without the CPU backend; run "
+               "scripts/setup.sh, which installs what it needs, and rebuild\n";
+  return 1;
+#endif
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "sim-cc") return cmd_sim_cc(argc, argv);
   CLI::App app{"gpulab: CUDA labs with an autograder"};
   app.require_subcommand(1);
 
   app.add_subcommand("labs", "List the labs");
+  // Listed for --help; main() hands its command line to the driver before CLI11 sees it.
+  app.add_subcommand("sim-cc",
+                     "Build a CUDA program for the CPU backend, like nvcc: "
+                     "gpulab sim-cc prog.cu -o prog [-I dir] [-D X] [-O2] ...");
 
   GradeOptions run_o, grade_o;
   std::string run_out, grade_out;

@@ -1,6 +1,8 @@
 // Where gpulab's own files are: the source tree (labs/, reference/, datasets/) and the build
-// tree (the harness and driver libraries runners link against, the prebuilt reference runners).
-// Set at build time; GPULAB_SOURCE_DIR and GPULAB_BUILD_DIR in the environment override them.
+// tree (the harness and driver libraries runners link against, the prebuilt reference runners,
+// gpulab-sim-cc). Set at build time; GPULAB_SOURCE_DIR and GPULAB_BUILD_DIR in the environment
+// override them. Libraries and runners come per backend: "cuda", or "sim" (the CPU backend,
+// whose files carry a _sim or -sim suffix).
 #pragma once
 
 #include <filesystem>
@@ -18,15 +20,26 @@ struct Paths {
     return source / "reference" / lab;
   }
   std::filesystem::path harness_dir() const { return source / "harness"; }
-  std::filesystem::path harness_lib() const { return build / "lib" / "libgpulab_harness.a"; }
-  std::filesystem::path driver_lib(const std::string& lab) const {
-    return build / "lib" / ("libgpulab_driver_" + lab + ".a");
+  std::filesystem::path harness_lib(const std::string& backend = "cuda") const {
+    return build / "lib" / ("libgpulab_harness" + lib_suffix(backend) + ".a");
   }
-  // The reference runner CMake built; empty when it is missing.
-  std::filesystem::path reference_runner(const std::string& lab) const {
-    return build / "runners" / (lab + "-reference");
+  std::filesystem::path driver_lib(const std::string& lab,
+                                   const std::string& backend = "cuda") const {
+    return build / "lib" / ("libgpulab_driver_" + lab + lib_suffix(backend) + ".a");
   }
+  // The reference runner CMake built (it may be missing).
+  std::filesystem::path reference_runner(const std::string& lab,
+                                         const std::string& backend = "cuda") const {
+    return build / "runners" / (lab + "-reference" + (backend == "sim" ? "-sim" : ""));
+  }
+  // The CPU backend's compiler driver; missing when gpulab was built without the sim.
+  std::filesystem::path sim_cc() const { return build / "bin" / "gpulab-sim-cc"; }
   std::filesystem::path cache_dir() const { return build / "cache"; }
+
+ private:
+  static std::string lib_suffix(const std::string& backend) {
+    return backend == "sim" ? "_sim" : "";
+  }
 };
 
 }  // namespace gpulab

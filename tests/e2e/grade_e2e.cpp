@@ -1,7 +1,8 @@
 // End-to-end: the real gpulab binary grades the shipped submissions, and the reports say what
-// a student and an instructor must see. The cpu suite runs everywhere (CI); the gpu suites
-// need a CUDA GPU.
+// a student and an instructor must see. The cpu suite runs everywhere (CI); the gpu suite
+// needs a CUDA GPU; the sim suite grades every part on the CPU backend (CI, where it is built).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -25,8 +26,10 @@ struct Graded {
   gpulab::ProcessResult process;
 };
 
+// A fresh directory per submission and process: ctest runs the suites in parallel.
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("gpulab-e2e-" + name);
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpulab-e2e-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -229,6 +232,82 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("a spinning kernel is killed at the timeout") {
     const json t = failing_public_test(kSubmissions / "hang", "gather", {"--timeout", "5"});
+    CHECK(contains(t, "did not finish within the time limit"));
+  }
+}
+
+TEST_SUITE("sim") {
+  const std::vector<std::string> kSim = {"--backend", "sim"};
+
+  std::vector<std::string> sim_and(std::vector<std::string> more) {
+    more.insert(more.begin(), kSim.begin(), kSim.end());
+    return more;
+  }
+
+  TEST_CASE("the reference scores full marks on the CPU backend, performance left out") {
+    const Graded g = grade(kSource / "reference" / "scatter-gather", kSim);
+    double max = 0;
+    for (const char* part : {"scatter", "gather", "cpu_fast"}) {
+      check_full_correctness(g.report, part);
+      const json perf = test_named(g.report, std::string(part) + ": performance not measured");
+      CHECK(perf["max_score"] == 0);
+    }
+    for (const auto& t : g.report["tests"]) max += t["max_score"].get<double>();
+    CHECK(max == 60);
+    CHECK(score(g.report) == max);
+    CHECK(g.report["extra_data"]["gpulab"]["backend"] == "sim");
+    // The reference runs clean under the detectors: no finding is quoted anywhere.
+    for (const auto& t : g.report["tests"]) CHECK_FALSE(contains(t, "gpulab sim,"));
+  }
+
+  TEST_CASE("the stub scores zero on the CPU backend") {
+    const Graded g = grade(kSource / "labs" / "scatter-gather", kSim);
+    CHECK(score(g.report) == 0);
+    CHECK(contains(test_named(g.report, "scatter: correctness on the public"), "never written"));
+  }
+
+  TEST_CASE("an alternative correct submission gets full correctness on the CPU backend") {
+    const Graded g = grade(kSubmissions / "alt-correct", kSim);
+    for (const char* part : {"scatter", "gather", "cpu_fast"})
+      check_full_correctness(g.report, part);
+  }
+
+  TEST_CASE("a missing bounds check is caught on the CPU backend") {
+    const json t = failing_public_test(kSubmissions / "bug-no-bounds-check", "gather", kSim);
+    CHECK(contains(t, "wrote outside the output array"));
+  }
+
+  TEST_CASE("a scatter without atomics is caught as a race on the CPU backend") {
+    const json t = failing_public_test(kSubmissions / "bug-scatter-no-atomics", "scatter", kSim);
+    CHECK_MESSAGE(contains(t, "race"), t.dump(2));
+    CHECK(contains(t, "dcs.cu:"));
+  }
+
+  TEST_CASE("a dropped atom fails on the CPU backend") {
+    const json t = failing_public_test(kSubmissions / "bug-dropped-atom", "gather", kSim);
+    CHECK(contains(t, "FAIL dominant-last"));
+  }
+
+  TEST_CASE("half-precision inputs are rejected on the CPU backend") {
+    const json t = failing_public_test(kSubmissions / "cheat-fp16", "gather", kSim);
+    CHECK(contains(t, "outside the error bound"));
+  }
+
+  TEST_CASE("a wild write is reported with its file and line on the CPU backend") {
+    const json t = failing_public_test(kSubmissions / "crash", "gather", kSim);
+    CHECK_MESSAGE(contains(t, "dcs.cu:5"), t.dump(2));
+  }
+
+  TEST_CASE("a compile error on the CPU backend names the file and line") {
+    const Graded g = grade(kSubmissions / "compile-error", sim_and({"--no-time"}));
+    CHECK(score(g.report) == 0);
+    CHECK_MESSAGE(contains(test_named(g.report, "gather: does not build"), "dcs.cu:"),
+                  g.report.dump(2));
+  }
+
+  TEST_CASE("a spinning kernel is killed at the timeout on the CPU backend") {
+    const json t =
+        failing_public_test(kSubmissions / "hang", "gather", sim_and({"--timeout", "5"}));
     CHECK(contains(t, "did not finish within the time limit"));
   }
 }

@@ -3,8 +3,8 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate|cpu-noise]...
-#   (default: all but cpu-noise)
+#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate|cpu-noise|demo]...
+#   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
 # GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast").
@@ -77,6 +77,21 @@ PY
       done
       rm -rf "$out/ds" "$out/noise"
       python3 scripts/cpu_noise_report.py "$out/noise.jsonl"
+      ;;
+    demo)
+      # What students see: the summary and first failing line of the stub, the alternative
+      # correct submission and the planted bugs, graded without timing.
+      for s in labs/scatter-gather $sub/alt-correct $sub/bug-no-bounds-check \
+               $sub/bug-scatter-no-atomics $sub/bug-dropped-atom; do
+        echo "--- $s"
+        $gpulab grade scatter-gather --submission "$s" --hidden-seed 11 --no-time \
+          --out "$out/demo.json" 2>/dev/null | grep -E '^  (ok|FAIL|--|total)'
+        python3 -c 'import json,sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    fails = [l for l in t["output"].splitlines() if l.startswith("FAIL")]
+    if fails and t["visibility"] != "hidden": print("   ", t["name"], "|", fails[0][:400])' \
+          "$out/demo.json"
+      done
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac

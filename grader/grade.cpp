@@ -330,7 +330,10 @@ class Grading {
            0,
            graded_max(part),
            false,
-           "This part needs a CUDA GPU and the grading machine has none: " + device_.problem,
+           "This part needs a CUDA GPU and the grading machine has none: " + device_.problem +
+               (std::filesystem::exists(paths_.sim_cc())
+                    ? " To check it without a GPU, run it on the CPU backend: --backend sim."
+                    : ""),
            "visible",
            {part.name},
            {}});

@@ -58,26 +58,21 @@ struct PooledStack {
   void deallocate(boost::context::stack_context& s) noexcept { pool->give(s); }
 };
 
-void thread_exit(Block& b, Thread* t);
-
+// A fiber's work: the launch's loop over threads (launch.h), again after each thread that an
+// exception ended (cur_thread is the thread that threw).
 void run_threads(Worker* w) {
   Block& b = *w->block;
   Launch& l = *b.launch;
-  while (b.next < b.n && !l.aborted) {
-    Thread* t = &b.threads[b.next++];
-    t->worker = w;
-    t->state = tstate::running;
-    cur_thread = t;
-    race_tag = race_thread_tag(b, *t);
+  for (;;) {
     try {
-      l.body(l.ctx);
+      l.run(l.ctx, w, b);
+      return;
     } catch (const kernel_abort&) {
     } catch (const std::exception& e) {
-      report(finding_kind::kernel_exception, t, l.file, l.line, nullptr,
+      report(finding_kind::kernel_exception, cur_thread, l.file, l.line, nullptr,
              "C++ exception in a kernel", std::string("what(): ") + e.what());
     }
-    if (race_pending) race_settle();
-    thread_exit(b, t);
+    thread_end(b, cur_thread);
   }
 }
 
@@ -122,7 +117,7 @@ void resume(Exec& ex, Worker* w) {
 std::string thread_list(const Block& b, tstate s, const char* file, int line) {
   std::string r;
   unsigned n = 0;
-  for (unsigned i = 0; i < b.n; ++i) {
+  for (unsigned i = 0; i < b.next; ++i) {
     const Thread& t = b.threads[i];
     if (t.state != s || (file && (t.bar_line != line || std::strcmp(t.bar_file, file)))) continue;
     if (n < 4) r += (n ? ", " : "") + dims(t.idx);
@@ -136,7 +131,7 @@ void report_stuck(Block& b) {
   // Every live thread waits, and no barrier can release: name who waits where.
   const Thread* warp_waiter = nullptr;
   const Thread* bar_waiter = nullptr;
-  for (unsigned i = 0; i < b.n; ++i) {
+  for (unsigned i = 0; i < b.next; ++i) {
     const Thread& t = b.threads[i];
     if (t.state == tstate::warp && !warp_waiter) warp_waiter = &t;
     if (t.state == tstate::barrier && !bar_waiter) bar_waiter = &t;
@@ -147,7 +142,7 @@ void report_stuck(Block& b) {
     std::string missing;
     bool at_barrier = false;
     for (unsigned l = 0; l < 32; ++l) {
-      const Thread* o = base + l < b.n ? &b.threads[base + l] : nullptr;
+      const Thread* o = base + l < b.next ? &b.threads[base + l] : nullptr;
       if (!(t.wmask >> l & 1) || !o || (o->state == tstate::warp && o->wmask == t.wmask)) continue;
       missing = "lane " + std::to_string(l) + " (thread " + dims(o->idx) + ")";
       if (o->state == tstate::barrier) {
@@ -177,7 +172,7 @@ void report_stuck(Block& b) {
 
 void release_barrier(Block& b, Thread* last) {
   unsigned count = 0;
-  for (unsigned i = 0; i < b.n; ++i) {
+  for (unsigned i = 0; i < b.next; ++i) {
     Thread* t = &b.threads[i];
     if (t->state != tstate::barrier) continue;
     if (t->bar_line != last->bar_line ||
@@ -197,7 +192,7 @@ void release_barrier(Block& b, Thread* last) {
   b.bar_total = b.arrived;
   b.arrived = 0;
   ++b.epoch;
-  for (unsigned i = 0; i < b.n; ++i) {
+  for (unsigned i = 0; i < b.next; ++i) {
     Thread* t = &b.threads[i];
     if (t->state != tstate::barrier) continue;
     t->state = tstate::running;
@@ -205,13 +200,16 @@ void release_barrier(Block& b, Thread* last) {
   }
 }
 
-void thread_exit(Block& b, Thread* t) {
-  t->state = tstate::exited;
-  --b.live;
+}  // namespace
+
+// A thread returned while others wait at a barrier or in a warp operation (launch.h calls this
+// only then): does its return leave them waiting forever?
+void thread_exit_slow(Thread* t) {
+  Block& b = *t->block;
   if (b.launch->aborted) return;
   if (b.arrived > 0) {
     const Thread* w = nullptr;
-    for (unsigned i = 0; i < b.n && !w; ++i)
+    for (unsigned i = 0; i < b.next && !w; ++i)
       if (b.threads[i].state == tstate::barrier) w = &b.threads[i];
     report(finding_kind::divergent_barrier, t, w->bar_file, w->bar_line, nullptr,
            "divergent __syncthreads()",
@@ -236,13 +234,14 @@ void thread_exit(Block& b, Thread* t) {
   }
 }
 
-}  // namespace
-
 void make_ready(Block& b, Thread* t) {
   b.ready.push_back(t);
 }
 
-void block_current(Thread* t) {
+// Inline in syncthreads(): Boost.Context switches with a jump, not a return, so after each switch
+// the CPU's return-address predictor is one entry off and every return up to the kernel is
+// mispredicted; one call level fewer is one misprediction fewer per barrier crossing.
+[[gnu::always_inline]] inline void block_current_inline(Thread* t) {
   if (race_pending) race_settle();  // this thread's last store is done: was it a lost update?
   Worker* w = t->worker;
   Block& b = *t->block;
@@ -262,28 +261,40 @@ void block_current(Thread* t) {
   if (t->block->launch->aborted) throw kernel_abort{};
 }
 
+void block_current(Thread* t) {
+  block_current_inline(t);
+}
+
 void run_block(Launch& l, uint3 block_idx) {
   Exec& ex = exec();
   Block& b = ex.block;
   b.launch = &l;
+  b.aborted = &l.aborted;
   b.coords = Coords{block_idx, l.block, l.grid};
   b.n = l.nthreads;
-  if (b.threads.size() < b.n) b.threads.resize(b.n);
-  uint3 idx{0, 0, 0};  // x fastest, without a division per thread
-  for (unsigned i = 0; i < b.n; ++i) {
-    Thread& t = b.threads[i];
-    t.idx = idx;
-    if (++idx.x == l.block.x) {
-      idx.x = 0;
-      if (++idx.y == l.block.y) {
-        idx.y = 0;
-        ++idx.z;
+  if (b.threads.size() < b.n) {
+    b.threads.resize(b.n);
+    for (Thread& t : b.threads) t.block = &b;
+    b.thread0 = b.threads.data();
+    b.shape = dim3{0, 0, 0};
+  }
+  // Each thread's coordinates depend only on the block's shape: set once for consecutive blocks
+  // (and launches) of one shape, not per thread started.
+  if (b.shape.x != l.block.x || b.shape.y != l.block.y || b.shape.z != l.block.z) {
+    uint3 idx{0, 0, 0};  // x fastest, without a division per thread
+    for (unsigned i = 0; i < b.n; ++i) {
+      Thread& t = b.threads[i];
+      t.idx = idx;
+      t.linear = i;
+      if (++idx.x == l.block.x) {
+        idx.x = 0;
+        if (++idx.y == l.block.y) {
+          idx.y = 0;
+          ++idx.z;
+        }
       }
     }
-    t.linear = i;
-    t.state = tstate::unstarted;
-    t.block = &b;
-    t.worker = nullptr;
+    b.shape = l.block;
   }
   b.next = 0;
   b.live = b.n;
@@ -295,6 +306,7 @@ void run_block(Launch& l, uint3 block_idx) {
                                     (block_idx.y + std::uint64_t{l.grid.y} * block_idx.z));
   b.ready.clear();
   b.ready_head = 0;
+  b.warp_groups = 0;
   b.warps.resize((b.n + 31) / 32);
   for (auto& w : b.warps) {
     w.groups.clear();
@@ -350,7 +362,7 @@ int syncthreads(int kind, int pred, const char* file, int line) {
     release_barrier(b, t);
     race_tag = race_thread_tag(b, *t);  // a new barrier interval
   } else {
-    block_current(t);
+    block_current_inline(t);
   }
   switch (kind) {
     case bar_count:

@@ -170,8 +170,8 @@ bool launch_check(const char* file, int line, dim3 g, dim3 b, std::size_t shmem)
   return false;
 }
 
-void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem,
-                void (*body)(void*), void* ctx) {
+void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
+                void* ctx) {
   static std::mutex one_launch_at_a_time;
   std::lock_guard<std::mutex> lock(one_launch_at_a_time);
   Launch l;
@@ -181,7 +181,7 @@ void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t s
   l.block = block;
   l.shmem = shmem;
   l.nthreads = block.x * block.y * block.z;
-  l.body = body;
+  l.run = run;
   l.ctx = ctx;
   l.race_seq = race_next_launch();
   Job j;

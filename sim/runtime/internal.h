@@ -22,7 +22,7 @@ struct Launch {
   dim3 block;
   std::size_t shmem;
   unsigned nthreads;
-  void (*body)(void*);
+  run_fn run;  // the launch's loop over threads (launch.h)
   void* ctx;
   std::atomic<bool> aborted{false};
   std::atomic<int> error{0};   // the cudaError_t the first error finding sets
@@ -59,14 +59,11 @@ struct Warp {
   std::uint32_t sync_count;       // completed warp operations: they separate hazards
 };
 
-struct Block {
+struct Block : BlockRun {
   Launch* launch = nullptr;
   Coords coords{};
-  unsigned n = 0;  // threads
-  std::vector<Thread> threads;
-  unsigned next = 0;     // first thread not started yet
-  unsigned live = 0;     // threads not exited
-  unsigned arrived = 0;  // threads waiting at __syncthreads
+  std::vector<Thread> threads;  // thread0 is its data
+  dim3 shape{0, 0, 0};          // the block shape that the threads' idx and linear are set for
   unsigned bar_count = 0;
   unsigned bar_total = 0;
   std::uint32_t epoch = 0;   // barrier intervals so far
@@ -77,7 +74,6 @@ struct Block {
   std::vector<SharedObj> shared;  // [0] is the dynamic shared memory
   std::size_t static_shared = 0;
   std::size_t arena_used = 0;
-  std::uint64_t race_base = 0;  // this block's part of its threads' race tags
 };
 
 inline std::uint64_t race_thread_tag(const Block& b, const Thread& t) {

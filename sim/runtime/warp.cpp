@@ -146,7 +146,7 @@ unsigned long long warp_collective(int op, unsigned mask, unsigned long long val
          std::string(name) + " is called with width " + std::to_string(width) +
              "; it must be a power of 2 from 1 to 32.");
   for (unsigned l = 0; l < 32; ++l)
-    if ((mask >> l & 1) && b.threads[base + l].state == tstate::exited)
+    if ((mask >> l & 1) && base + l < b.next && b.threads[base + l].state == tstate::exited)
       fail(finding_kind::warp_mask, t, file, line, nullptr, "bad warp mask",
            std::string(name) + " is called with mask " + hex(mask) + ", which names lane " +
                std::to_string(l) + " (thread " + dims(b.threads[base + l].idx) +
@@ -165,6 +165,7 @@ unsigned long long warp_collective(int op, unsigned mask, unsigned long long val
   }
   if (!g) {
     w.groups.push_back(WarpGroup{mask, 0, op, file, line});
+    ++b.warp_groups;
     g = &w.groups.back();
   }
   t->state = tstate::warp;
@@ -180,6 +181,7 @@ unsigned long long warp_collective(int op, unsigned mask, unsigned long long val
     const WarpGroup done = *g;
     *g = w.groups.back();
     w.groups.pop_back();
+    --b.warp_groups;
     complete(b, w, done, base, t);
   } else {
     block_current(t);
@@ -205,8 +207,8 @@ unsigned active_mask(const char* file, int line) {
 
 bool resolve_active_masks(Block& b) {
   bool any = false;
-  for (unsigned base = 0; base < b.n; base += 32) {
-    const unsigned end = b.n - base < 32 ? b.n - base : 32;
+  for (unsigned base = 0; base < b.next; base += 32) {
+    const unsigned end = b.next - base < 32 ? b.next - base : 32;
     for (unsigned l = 0; l < end; ++l) {
       const Thread& first = b.threads[base + l];
       if (first.state != tstate::warp || first.wop != wop_active) continue;

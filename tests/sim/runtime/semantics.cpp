@@ -30,6 +30,12 @@ void index_k(uint4* out) {
                  blockDim.x * blockDim.y * blockDim.z, gridDim.x * gridDim.y * gridDim.z);
 }
 
+// Modifies its by-value parameter: every thread must start from the launch's value.
+void own_param_k(int* out, int v) {
+  v += static_cast<int>(threadIdx.x);
+  WR(out[threadIdx.x]) = v;
+}
+
 void barrier_forms_k(int* out) {
   const unsigned t = threadIdx.x;
   const int c = __syncthreads_count(t % 3 == 0);
@@ -151,6 +157,36 @@ TEST_SUITE("semantics") {
                 REQUIRE(v.z == 24);
                 REQUIRE(v.w == 12);
               }
+    cudaFree(d);
+  }
+
+  TEST_CASE("threadIdx when the block shape changes between launches") {
+    // The runtime sets each thread's coordinates once per block shape: launches of different
+    // shapes, one after another, must each see their own.
+    fresh();
+    uint4* d = nullptr;
+    REQUIRE(cudaMalloc(&d, 64 * sizeof(uint4)) == cudaSuccess);
+    for (const dim3 block :
+         {dim3(4, 3, 2), dim3(24, 1, 1), dim3(2, 3, 4), dim3(4, 3, 2), dim3(8, 8, 1)}) {
+      LAUNCH(index_k, 1, block, 0, d);
+      const auto h = to_host(d, block.x * block.y * block.z);
+      for (unsigned tz = 0; tz < block.z; ++tz)
+        for (unsigned ty = 0; ty < block.y; ++ty)
+          for (unsigned tx = 0; tx < block.x; ++tx)
+            REQUIRE(h[(tz * block.y + ty) * block.x + tx].x == tx + 100 * ty + 10000 * tz);
+    }
+    CHECK(gpulab_sim::findings().empty());
+    cudaFree(d);
+  }
+
+  TEST_CASE("each thread gets its own copy of the by-value parameters") {
+    fresh();
+    int* d = nullptr;
+    REQUIRE(cudaMalloc(&d, 256 * sizeof(int)) == cudaSuccess);
+    LAUNCH(own_param_k, 1, 256, 0, d, 7);
+    const auto h = to_host(d, 256);
+    for (int t = 0; t < 256; ++t) REQUIRE(h[t] == 7 + t);
+    CHECK(gpulab_sim::findings().empty());
     cudaFree(d);
   }
 

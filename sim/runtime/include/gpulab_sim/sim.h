@@ -6,6 +6,7 @@
 // The standard headers the runtime's headers use, first: in parse mode they stay host code.
 #include <math.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

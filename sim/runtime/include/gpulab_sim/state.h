@@ -3,6 +3,7 @@
 // hot path), set by the executor when it switches fibers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "vector_types.h"
@@ -33,6 +34,19 @@ struct Thread {
   unsigned long long wresult;
   const char* wfile;
   int wline;
+};
+
+// The part of a block (internal.h) that the loop over its threads reads and writes per thread,
+// inline in every launch (launch.h).
+struct BlockRun {
+  Thread* thread0 = nullptr;  // the block's threads; only [0, next) hold state of this block
+  unsigned n = 0;             // threads
+  unsigned next = 0;          // first thread not started yet
+  unsigned live = 0;          // threads not exited
+  unsigned arrived = 0;       // threads waiting at __syncthreads
+  unsigned warp_groups = 0;   // pending warp operations, over all warps
+  const std::atomic<bool>* aborted = nullptr;  // the launch's: an error stops it
+  std::uint64_t race_base = 0;                 // this block's part of its threads' race tags
 };
 
 struct Coords {

@@ -1,5 +1,7 @@
 // gpulab: the command line for students (run), instructors (grade, datasets, rubric) and
 // developers (bench).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
@@ -98,6 +100,16 @@ int cmd_sim_cc(int argc, char** argv) {
 #endif
 }
 
+// gpulab sim-bench: the CPU backend's own benchmark (barrier-free kernels against plain C++,
+// barrier crossings), run in place of this process.
+int cmd_sim_bench() {
+  const std::string bench = (Paths::current().build / "bin" / "gpulab-sim-bench").string();
+  execl(bench.c_str(), bench.c_str(), static_cast<char*>(nullptr));
+  std::cerr << "gpulab sim-bench: cannot run " << bench
+            << " (is gpulab built with the CPU backend?)\n";
+  return 1;
+}
+
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "sim-cc") return cmd_sim_cc(argc, argv);
   CLI::App app{"gpulab: CUDA labs with an autograder"};
@@ -108,6 +120,8 @@ int main(int argc, char** argv) {
   app.add_subcommand("sim-cc",
                      "Build a CUDA program for the CPU backend, like nvcc: "
                      "gpulab sim-cc prog.cu -o prog [-I dir] [-D X] [-O2] ...");
+  auto* sim_bench_cmd = app.add_subcommand(
+      "sim-bench", "Time the CPU backend: barrier-free kernels against plain C++, barriers");
 
   GradeOptions run_o, grade_o;
   std::string run_out, grade_out;
@@ -176,6 +190,7 @@ int main(int argc, char** argv) {
       return finish(r, grade_out, false);
     }
     if (bench_cmd->parsed()) return bench(bench_o, std::cout);
+    if (sim_bench_cmd->parsed()) return cmd_sim_bench();
     if (ds_cmd->parsed())
       return cmd_datasets(ds_lab, ds_out,
                           seed_opt->count() ? std::optional<uint64_t>(ds_seed) : std::nullopt,

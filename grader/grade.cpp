@@ -103,7 +103,13 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& ba
   po.file_size_limit = size_t{1} << 30;
   po.env = part.runner_env();
   const bool sim = backend == "sim";
-  if (sim) po.env.push_back("GPULAB_SIM_REPORT=" + (out_dir / kSimFindings).string());
+  if (sim) {
+    po.env.push_back("GPULAB_SIM_REPORT=" + (out_dir / kSimFindings).string());
+    // Blocks in a shuffled order, as a GPU may run them: code that relies on block 0 going
+    // first fails here too. Seeded by the dataset, so a regrade repeats the order.
+    po.env.push_back("GPULAB_SIM_BLOCK_ORDER=shuffle");
+    po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(ds.seed));
+  }
   const ProcessResult p = run_process(po);
   o.timed_out = p.timed_out;
   if (sim) o.sim_findings = read_sim_findings(out_dir / kSimFindings);

@@ -35,7 +35,7 @@ struct PartSpec {
   bool gpu = false;
   std::vector<std::string> outputs;
   // The environment a runner of this part gets: a CPU part sees no GPU, so its code cannot move
-  // its work there (its time is the process's CPU time, which would not count the GPU's).
+  // its work there (CPU parts are timed as CPU code: wall time plus other threads' CPU time).
   std::vector<std::string> runner_env() const;
 };
 

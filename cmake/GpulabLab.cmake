@@ -49,11 +49,29 @@ function(gpulab_add_lab lab_id)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${lab_dir}/lab.json)
   gpulab_lab_json_list("${lab_json}" student_files files)
   gpulab_lab_json_list("${lab_json}" nvcc_flags flags)
+  # The trusted driver: driver.cpp, or lab.json's driver_files (a .cu among them holds the
+  # baseline kernel that a speedup is measured against, built with the lab's nvcc flags).
+  gpulab_lab_json_list("${lab_json}" driver_files driver_names)
+  if(NOT driver_names)
+    set(driver_names driver.cpp)
+  endif()
+  set(driver_cxx "")
+  set(driver_cu "")
+  foreach(f IN LISTS driver_names)
+    if(f MATCHES "\\.cu$")
+      list(APPEND driver_cu ${lab_dir}/${f})
+    else()
+      list(APPEND driver_cxx ${lab_dir}/${f})
+    endif()
+  endforeach()
 
-  add_library(gpulab_driver_${lab_id} STATIC ${lab_dir}/driver.cpp)
+  add_library(gpulab_driver_${lab_id} STATIC ${driver_cxx} ${driver_cu})
   target_include_directories(gpulab_driver_${lab_id} PRIVATE ${lab_dir})
+  target_compile_options(gpulab_driver_${lab_id} PRIVATE
+    "$<$<COMPILE_LANGUAGE:CUDA>:${flags};${GPULAB_CUDA_WARNINGS}>")
   target_link_libraries(gpulab_driver_${lab_id} PUBLIC gpulab_harness)
-  target_compile_options(gpulab_driver_${lab_id} PRIVATE ${GPULAB_CXX_WARNINGS})
+  target_compile_options(gpulab_driver_${lab_id} PRIVATE
+    "$<$<COMPILE_LANGUAGE:CXX>:${GPULAB_CXX_WARNINGS}>")
   set_target_properties(gpulab_driver_${lab_id} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
                                                            ${GPULAB_LIB_DIR})
 
@@ -67,7 +85,20 @@ function(gpulab_add_lab lab_id)
   gpulab_add_runner(${lab_id}-stub ${lab_id} "${stub_sources}" "${flags}")
 
   if(GPULAB_HAVE_SIM)
-    add_library(gpulab_driver_${lab_id}_sim STATIC ${lab_dir}/driver.cpp)
+    # The driver's .cu files go through gpulab sim-cc, like a student's.
+    set(driver_cu_objects "")
+    foreach(src IN LISTS driver_cu)
+      get_filename_component(stem ${src} NAME_WE)
+      set(obj ${CMAKE_CURRENT_BINARY_DIR}/sim-driver/${lab_id}/${stem}.o)
+      add_custom_command(
+        OUTPUT ${obj}
+        COMMAND gpulab-sim-cc ${flags} -I ${lab_dir} -c ${src} -o ${obj}
+        DEPENDS ${src} ${lab_dir}/lab.json gpulab-sim-cc gpulab-sim-rewrite
+        COMMENT "gpulab sim-cc: ${lab_id}/${stem}.cu for the sim driver"
+        VERBATIM)
+      list(APPEND driver_cu_objects ${obj})
+    endforeach()
+    add_library(gpulab_driver_${lab_id}_sim STATIC ${driver_cxx} ${driver_cu_objects})
     target_include_directories(gpulab_driver_${lab_id}_sim PRIVATE ${lab_dir})
     target_link_libraries(gpulab_driver_${lab_id}_sim PUBLIC gpulab_harness_sim)
     target_compile_options(gpulab_driver_${lab_id}_sim PRIVATE ${GPULAB_CXX_WARNINGS})

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "compare.h"
 #include "npy.h"
@@ -33,10 +34,34 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
   SumMagnitudeTolerance tol;
   tol.K = spec.tolerance.K;
   tol.unit_roundoff = spec.tolerance.unit_roundoff;
-  const auto& terms = params.at(spec.tolerance.terms);
-  tol.n_terms = terms.get<double>();
+  // A per-element array the oracle wrote beside the expected output, of the same shape.
+  auto beside = [&](const std::string& name) {
+    const auto file = ds.expected / (name + ".npy");
+    NpyArray a = read_npy(file, DType::f64);
+    if (a.shape != expected.shape)
+      throw std::runtime_error(file.string() + " has shape " + a.shape_string() + ", not " +
+                               expected.shape_string() + " like the expected output");
+    return a;
+  };
+  NpyArray terms, position;
+  PerElementBound per_element;
+  if (spec.tolerance.position) {
+    position = beside(spec.name + "_position");
+    per_element.position = position.as<double>();
+  }
+  if (spec.tolerance.per_element_terms()) {
+    terms = beside(spec.tolerance.terms_file());
+    per_element.terms = terms.as<double>();
+  } else if (!params.contains(spec.tolerance.terms) ||
+             !params.at(spec.tolerance.terms).is_number()) {
+    throw std::runtime_error("the tolerance of " + spec.name + " counts its terms with the "
+                             "dataset parameter \"" + spec.tolerance.terms +
+                             "\", which this dataset does not have as a number");
+  } else {
+    tol.n_terms = params.at(spec.tolerance.terms).get<double>();
+  }
   return compare_sum_magnitude(got.as<float>(), expected.as<double>(), magnitude.as<double>(),
-                               got.count(), tol);
+                               got.count(), tol, per_element);
 }
 
 }  // namespace

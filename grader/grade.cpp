@@ -87,13 +87,14 @@ std::string describe_sim_findings(const std::vector<nlohmann::json>& found,
 RunOutcome run_runner(const std::filesystem::path& runner, const std::string& backend,
                       const PartSpec& part, const DatasetDirs& ds,
                       const std::filesystem::path& out_dir, bool time, const nlohmann::json& timing,
-                      double timeout_s) {
+                      double timeout_s, bool baseline = false) {
   RunOutcome o;
   std::filesystem::remove_all(out_dir);
   std::filesystem::create_directories(out_dir);
   std::vector<std::string> argv = {runner.string(),   "--part", part.name,       "--dataset",
                                    ds.input.string(), "--out",  out_dir.string()};
   if (time) argv.insert(argv.end(), {"--time", "--timing", timing.dump()});
+  if (time && baseline) argv.push_back("--baseline");
   ProcessOptions po;
   po.argv = argv;
   po.cwd = out_dir;
@@ -145,8 +146,11 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& ba
   return o;
 }
 
+double timing_median(const nlohmann::json& result) {
+  return result.contains("timing") ? result["timing"].value("median_ms", -1.0) : -1.0;
+}
 double timing_median(const RunOutcome& o) {
-  return o.result.contains("timing") ? o.result["timing"].value("median_ms", -1.0) : -1.0;
+  return timing_median(o.result);
 }
 
 std::string fmt(const char* f, double a, double b = 0, double c = 0) {
@@ -289,7 +293,7 @@ class Grading {
   // unless the instructor asked for them to count; the sim backend leaves out performance.
   double graded_max(const PartSpec& part) const {
     if (part.gpu && !gpu_parts_run() && !o_.require_gpu) return 0;
-    return lab_.part_points(part.name) - (sim() ? lab_.rubric.at(part.name).performance : 0);
+    return lab_.part_points(part.name) - (sim() ? lab_.rubric.at(part.name).timed_points() : 0);
   }
 
   void fail_all(Report& report, const std::string& why) {
@@ -412,7 +416,7 @@ class Grading {
                                 {part.name, g.name},
                                 {}});
     }
-    if (sim() && rubric.performance > 0)
+    if (sim() && rubric.timed_points() > 0)
       report.tests.push_back({part.name + ": performance not measured (sim backend)",
                               0,
                               0,
@@ -422,9 +426,9 @@ class Grading {
                               "visible",
                               {part.name, "performance"},
                               {}});
-    else if (o_.performance && rubric.performance > 0)
+    else if (o_.performance && rubric.timed_points() > 0)
       grade_performance(part, public_ok, report);
-    else if (rubric.performance > 0)
+    else if (rubric.timed_points() > 0)
       report.tests.push_back({part.name + ": performance not measured (--no-time)",
                               0,
                               0,
@@ -435,22 +439,158 @@ class Grading {
                               {}});
   }
 
+  // The performance test (time against the reference), the speedup test (time against the
+  // lab's baseline, measured in the same runs) and the data-scalability test, as the rubric asks.
   void grade_performance(const PartSpec& part, bool public_ok, Report& report) {
     const PartRubric& rubric = lab_.rubric.at(part.name);
+    const char* not_timed = "Not timed: timed points need every public dataset to pass.";
+    if (rubric.performance > 0 || rubric.speedup.points > 0) {
+      const auto [g, ds] = performance_dataset(part);
+      if (ds) {
+        Test t;
+        t.name = part.name + ": performance on " + ds->name;
+        t.max_score = rubric.performance;
+        t.tags = {part.name, "performance"};
+        std::vector<double> baseline;
+        t.output = public_ok ? time_part(part, *g, *ds, t, report,
+                                         rubric.speedup.points > 0 ? &baseline : nullptr)
+                             : not_timed;
+        if (rubric.speedup.points > 0) report.tests.push_back(speedup_test(part, t, baseline));
+        if (rubric.performance > 0) report.tests.push_back(t);
+      }
+    }
+    if (rubric.scalability.points > 0) {
+      Test t;
+      t.max_score = rubric.scalability.points;
+      t.tags = {part.name, "scalability"};
+      t.name = part.name + ": data scalability, " + rubric.scalability.small + " to " +
+               rubric.scalability.large;
+      t.output = public_ok ? time_scalability(part, t, report) : not_timed;
+      report.tests.push_back(t);
+    }
+  }
+
+  // The part's performance dataset: its first timing dataset, passing over the small one of a
+  // scalability pair when there is another.
+  std::pair<const GroupSpec*, const DatasetSpec*> performance_dataset(const PartSpec& part) const {
+    std::pair<const GroupSpec*, const DatasetSpec*> first{nullptr, nullptr};
     for (const auto& g : lab_.groups) {
       if (!g.timing || !g.on_backend(o_.backend)) continue;
       for (const auto& ds : g.datasets) {
         if (!wanted(ds, part.name)) continue;
-        Test t;
-        t.name = part.name + ": performance on " + ds.name;
-        t.max_score = rubric.performance;
-        t.tags = {part.name, "performance"};
-        t.output = public_ok ? time_part(part, g, ds, t, report)
-                             : "Not timed: performance points need every public dataset to pass.";
-        report.tests.push_back(t);
-        return;  // one timing dataset per part
+        if (!first.second) first = {&g, &ds};
+        if (ds.name != lab_.rubric.at(part.name).scalability.small) return {&g, &ds};
       }
     }
+    return first;
+  }
+
+  // The speedup over the lab's baseline, from the performance test's runs: in each round the
+  // baseline ran in the student's process right after the student's samples, so the ratio of
+  // the two is taken within the round, and the median over rounds is scored.
+  Test speedup_test(const PartSpec& part, const Test& perf, const std::vector<double>& baseline) {
+    const SpeedupRubric& r = lab_.rubric.at(part.name).speedup;
+    Test t;
+    t.name = part.name + ": speedup over the baseline";
+    t.max_score = r.points;
+    t.tags = {part.name, "speedup"};
+    const std::vector<double> student =
+        perf.extra.value("student_samples_ms", std::vector<double>{});
+    if (baseline.empty() || baseline.size() != student.size() ||
+        perf.extra.value("implausible", false)) {
+      t.output = "Not measured: " + (perf.output.empty() ? std::string("no timed run.")
+                                                         : "see the performance test.");
+      return t;
+    }
+    std::vector<double> speedups;
+    for (size_t i = 0; i < student.size(); ++i) speedups.push_back(baseline[i] / student[i]);
+    const double speedup = median(speedups);
+    t.passed = speedup >= r.at_least;
+    t.score = t.passed ? r.points : 0;
+    t.extra = {{"speedup", speedup}, {"baseline_ms", median(baseline)}, {"at_least", r.at_least}};
+    t.output = fmt("The baseline took %.4g ms where your code took %.4g ms: ", median(baseline),
+                   median(student)) +
+               fmt("a speedup of %.2fx (the median over %.0f rounds; each round times both in "
+                   "the same process). ",
+                   speedup, static_cast<double>(speedups.size())) +
+               fmt(t.passed ? "At least %.2fx earns these points." :
+                              "These points need at least %.2fx.", r.at_least);
+    return t;
+  }
+
+  // One timed run of the student's runner whose outputs are checked too. On failure returns
+  // false with `why` set for the student.
+  bool timed_student_run(const PartSpec& part, const DatasetDirs& d, const nlohmann::json& timing,
+                         bool baseline, const std::string& out_name, RunOutcome& o,
+                         DatasetRow& row, std::string& why) {
+    const auto out = work_ / "timed" / part.name / out_name;
+    o = run_runner(student_.runner, o_.backend, part, d, out, true, timing,
+                   o_.timed_run_timeout_s, baseline);
+    if (!o.ran) {
+      row.result = "error";
+      why = "Not timed: " + o.message;
+      return false;
+    }
+    const CheckResult c = check_outputs(lab_, part, d, out, true);
+    row.err_over_bound = std::max(row.err_over_bound, c.max_err_over_bound);
+    if (!c.pass) {
+      row.result = "FAIL";
+      why = "The outputs of the timed run are wrong, so no timed points:\n" + c.message;
+      return false;
+    }
+    return true;
+  }
+
+  // Times the student's code on the scalability pair, alternating the two datasets, and scores
+  // the growth of the time per work unit (the median over rounds of large over small).
+  std::string time_scalability(const PartSpec& part, Test& t, Report& report) {
+    const ScalabilityRubric& r = lab_.rubric.at(part.name).scalability;
+    const nlohmann::json timing = lab_.timing_for(part);
+    const int rounds = std::max(1, timing.value("rounds", 3));
+    const GroupSpec* groups[2] = {nullptr, nullptr};
+    const DatasetSpec* specs[2] = {lab_.timing_dataset(r.small, part.name, &groups[0]),
+                                   lab_.timing_dataset(r.large, part.name, &groups[1])};
+    const DatasetDirs dirs[2] = {dataset(*groups[0], *specs[0]), dataset(*groups[1], *specs[1])};
+    std::vector<double> per_unit[2], growth;
+    for (int round = 0; round < rounds; ++round) {
+      double this_round[2] = {0, 0};
+      for (int n = 0; n < 2; ++n) {
+        const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
+        log_ << "  timing your " << part.name << " on " << specs[k]->name << " (round "
+             << round + 1 << " of " << rounds << ")\n";
+        DatasetRow row{part.name, specs[k]->name, "pass", 0, -1, -1, -1};
+        RunOutcome o;
+        std::string why;
+        if (!timed_student_run(part, dirs[k], timing, false, specs[k]->name, o, row, why)) {
+          report.rows.push_back(row);
+          return why;
+        }
+        const double work = o.result.value("work", 0.0);
+        if (!(work > 0))
+          throw std::runtime_error("the runner of " + part.name + " reports no work on " +
+                                   specs[k]->name + ", so time per unit is undefined");
+        this_round[k] = timing_median(o) / work;
+        per_unit[k].push_back(this_round[k]);
+      }
+      growth.push_back(this_round[1] / this_round[0]);
+    }
+    const std::string unit = lab_.timing.value("work_unit", std::string("work unit"));
+    const double g = median(growth);
+    t.passed = g <= r.max_growth;
+    t.score = t.passed ? t.max_score : 0;
+    t.extra = {{"growth", g},
+               {"small_ns_per_unit", median(per_unit[0]) * 1e6},
+               {"large_ns_per_unit", median(per_unit[1]) * 1e6},
+               {"max_growth", r.max_growth}};
+    return "Time per " + unit + ": " +
+           fmt("%.4g ns on ", median(per_unit[0]) * 1e6) + r.small +
+           fmt(", %.4g ns on ", median(per_unit[1]) * 1e6) + r.large +
+           fmt(": it grows %.3fx (the median over %.0f rounds). ", g,
+               static_cast<double>(growth.size())) +
+           fmt(t.passed ? "At most %.2fx earns these points: your code scales with the data."
+                        : "These points need at most %.2fx: does the work per point still grow "
+                          "with the size of the input?",
+               r.max_growth);
   }
 
   // Alternates student and reference timed runs (S R R S S R ...) so slow drifts of the
@@ -460,7 +600,7 @@ class Grading {
   // (On the H100 host, 20 runs of the same CPU code spread 20% while adjacent pairs agreed:
   // docs/PERF.md.)
   std::string time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds, Test& t,
-                        Report& report) {
+                        Report& report, std::vector<double>* baseline) {
     const DatasetDirs d = dataset(g, ds);
     const nlohmann::json timing = lab_.timing_for(part);
     const int rounds = std::max(1, timing.value("rounds", 3));
@@ -470,30 +610,29 @@ class Grading {
     for (int r = 0; r < rounds; ++r) {
       for (int k = 0; k < 2; ++k) {
         const bool student_turn = (k == 0) == (r % 2 == 0);
-        const auto out = work_ / "timed" / part.name / (student_turn ? "student" : "reference");
         log_ << "  timing " << (student_turn ? "your " : "reference ") << part.name << " on "
              << ds.name << " (round " << r + 1 << " of " << rounds << ")\n";
-        const RunOutcome o =
-            run_runner(student_turn ? student_.runner : reference_runner(), o_.backend, part, d,
-                       out, true, timing, o_.timed_run_timeout_s);
+        RunOutcome o;
         if (!student_turn) {
+          o = run_runner(reference_runner(), o_.backend, part, d,
+                         work_ / "timed" / part.name / "reference", true, timing,
+                         o_.timed_run_timeout_s);
           if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
           reference.push_back(timing_median(o));
           continue;
         }
-        if (!o.ran) {
-          row.result = "error";
+        std::string why;
+        if (!timed_student_run(part, d, timing, baseline != nullptr, "student", o, row, why)) {
           report.rows.push_back(row);
-          return "Not timed: " + o.message;
-        }
-        const CheckResult c = check_outputs(lab_, part, d, out, true);
-        row.err_over_bound = std::max(row.err_over_bound, c.max_err_over_bound);
-        if (!c.pass) {
-          row.result = "FAIL";
-          report.rows.push_back(row);
-          return "The outputs of the timed run are wrong, so no performance points:\n" + c.message;
+          return why;
         }
         student.push_back(timing_median(o));
+        if (baseline) {
+          if (!o.result.contains("baseline"))
+            throw std::runtime_error("the runner of " + part.name +
+                                     " timed no baseline, though the rubric gives speedup points");
+          baseline->push_back(timing_median(o.result["baseline"]));
+        }
         work = o.result.value("work", 0.0);
       }
     }
@@ -518,6 +657,7 @@ class Grading {
       const double floor_ms = work / (ceiling * slack) * 1e3;
       if (s < floor_ms) {
         t.score = 0;
+        t.extra["implausible"] = true;
         return out + fmt("That is faster than the hardware can do this work (floor %.4g ms), so "
                          "the timing is rejected as implausible.",
                          floor_ms);

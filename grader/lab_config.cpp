@@ -92,6 +92,11 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     if (f.find('/') != std::string::npos || f.find("..") != std::string::npos)
       r.fail("student_files", "\"" + f + "\" must be a plain file name");
   if (j.contains("nvcc_flags")) c.nvcc_flags = r.strings(j["nvcc_flags"], "nvcc_flags");
+  c.driver_files = {"driver.cpp"};
+  if (j.contains("driver_files")) c.driver_files = r.strings(j["driver_files"], "driver_files");
+  for (const auto& f : c.driver_files)
+    if (f.find('/') != std::string::npos || f.find("..") != std::string::npos)
+      r.fail("driver_files", "\"" + f + "\" must be a plain file name");
 
   const auto& outputs = r.field(j, "outputs", "lab");
   if (!outputs.is_object() || outputs.empty()) r.fail("outputs", "must be a non-empty object");
@@ -107,6 +112,10 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     s.tolerance.K = r.num(t, "K", where + ".tolerance");
     s.tolerance.unit_roundoff = r.num(t, "unit_roundoff", where + ".tolerance");
     s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
+    if (t.contains("position")) {
+      if (!t["position"].is_boolean()) r.fail(where + ".tolerance.position", "must be true or false");
+      s.tolerance.position = t["position"].get<bool>();
+    }
     if (!(s.tolerance.K > 0) || !(s.tolerance.unit_roundoff > 0))
       r.fail(where + ".tolerance", "K and unit_roundoff must be > 0");
     c.outputs[name] = s;
@@ -165,8 +174,25 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     const auto& pr = r.field(rubric, p.name, "rubric");
     PartRubric e;
     for (const auto& [key, value] : pr.items()) {
+      const std::string where = "rubric." + p.name + "." + key;
+      if (key == "speedup") {
+        e.speedup = {r.num(value, "points", where), r.num(value, "at_least", where)};
+        if (e.speedup.points < 0 || !(e.speedup.at_least >= 1))
+          r.fail(where, "needs points >= 0 and at_least >= 1");
+        continue;
+      }
+      if (key == "scalability") {
+        e.scalability = {r.num(value, "points", where), r.str(value, "small", where),
+                         r.str(value, "large", where), r.num(value, "max_growth", where)};
+        if (e.scalability.points < 0 || !(e.scalability.max_growth >= 1))
+          r.fail(where, "needs points >= 0 and max_growth >= 1");
+        for (const std::string* name : {&e.scalability.small, &e.scalability.large})
+          if (!c.timing_dataset(*name, p.name))
+            r.fail(where, "\"" + *name + "\" is not a timing dataset of part \"" + p.name + "\"");
+        continue;
+      }
       if (!value.is_number() || value.get<double>() < 0)
-        r.fail("rubric." + p.name + "." + key, "must be a number >= 0");
+        r.fail(where, "must be a number >= 0");
       if (key == "performance") {
         e.performance = value.get<double>();
         continue;
@@ -175,8 +201,9 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
         return g.name == key && !g.timing;
       });
       if (!known)
-        r.fail("rubric." + p.name + "." + key,
-               "is neither \"performance\" nor a correctness dataset group");
+        r.fail(where,
+               "is neither \"performance\", \"speedup\", \"scalability\" nor a correctness "
+               "dataset group");
       e.group_points[key] = value.get<double>();
     }
     c.rubric[p.name] = e;
@@ -197,9 +224,21 @@ const PartSpec* LabConfig::part(const std::string& name) const {
   return nullptr;
 }
 
+const DatasetSpec* LabConfig::timing_dataset(const std::string& name, const std::string& part,
+                                             const GroupSpec** group) const {
+  for (const auto& g : groups)
+    if (g.timing)
+      for (const auto& ds : g.datasets)
+        if (ds.name == name && ds.applies_to(part)) {
+          if (group) *group = &g;
+          return &ds;
+        }
+  return nullptr;
+}
+
 double LabConfig::part_points(const std::string& part) const {
   const PartRubric& r = rubric.at(part);
-  double total = r.performance;
+  double total = r.timed_points();
   for (const auto& [g, pts] : r.group_points) total += pts;
   return total;
 }

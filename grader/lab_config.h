@@ -21,7 +21,18 @@ struct ToleranceSpec {
   std::string model;  // "sum_magnitude"
   double K = 0;
   double unit_roundoff = 0;
-  std::string terms;  // dataset parameter that counts the summed terms
+  // What counts the summed terms n: a dataset parameter (the same n for every element), or
+  // "expected:<name>": an array <name>.npy the oracle writes beside the expected output, one n
+  // per element (a cutoff sum adds a different number of terms at every point).
+  std::string terms;
+  static constexpr const char* kPerElementPrefix = "expected:";
+  bool per_element_terms() const { return terms.rfind(kPerElementPrefix, 0) == 0; }
+  std::string terms_file() const {
+    return terms.substr(std::char_traits<char>::length(kPerElementPrefix));
+  }
+  // The oracle also writes <output>_position.npy, each element's position sensitivity
+  // (harness/compare.h), and the bound allows for one rounding of the output's coordinates.
+  bool position = false;
 };
 
 struct OutputSpec {
@@ -56,9 +67,29 @@ struct GroupSpec {
   bool on_backend(const std::string& backend) const;
 };
 
+// Points for a speedup over the lab's trusted baseline (the driver's own plain version),
+// timed in the same runner process right after the student's code: full points at a speedup
+// of at_least or more, none below.
+struct SpeedupRubric {
+  double points = 0;
+  double at_least = 1;
+};
+
+// Points for data scalability: the time per work unit (a lattice point, say) on the timing
+// dataset `large` over that on `small` must be at most max_growth.
+struct ScalabilityRubric {
+  double points = 0;
+  std::string small, large;
+  double max_growth = 1.25;
+};
+
 struct PartRubric {
   std::map<std::string, double> group_points;  // correctness points per dataset group
   double performance = 0;
+  SpeedupRubric speedup;
+  ScalabilityRubric scalability;
+  // The points that need timing on a GPU.
+  double timed_points() const { return performance + speedup.points + scalability.points; }
 };
 
 struct PerformanceCurve {
@@ -73,6 +104,9 @@ struct LabConfig {
   std::string id, title, interface;
   std::vector<std::string> student_files;
   std::vector<std::string> nvcc_flags;
+  // The lab's trusted driver sources in labs/<id>/ (CMake builds them into the driver library;
+  // a .cu among them holds the baseline kernel a speedup is measured against).
+  std::vector<std::string> driver_files;
   std::vector<PartSpec> parts;
   std::map<std::string, OutputSpec> outputs;
   std::vector<GroupSpec> groups;
@@ -82,7 +116,11 @@ struct LabConfig {
 
   static LabConfig load(const std::filesystem::path& lab_json);
   const PartSpec* part(const std::string& name) const;
-  double part_points(const std::string& part) const;  // correctness and performance
+  double part_points(const std::string& part) const;  // correctness and timed points
+  // The dataset of a timing group with this name that applies to `part`; null when none.
+  // `group`, when given, receives its group.
+  const DatasetSpec* timing_dataset(const std::string& name, const std::string& part,
+                                    const GroupSpec** group = nullptr) const;
   // The throughput ceiling (work units per second) for a GPU or CPU part; 0 when none is given.
   double ceiling_per_s(const PartSpec& part) const;
   // The timing policy of a part: `timing`, with the keys of timing["gpu"] or timing["cpu"]

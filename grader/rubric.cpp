@@ -18,36 +18,68 @@ std::string rubric_markdown(const LabConfig& lab) {
   std::vector<std::string> groups;
   for (const auto& g : lab.groups)
     if (!g.timing) groups.push_back(g.name);
+  bool speedup = false, scalability = false;
+  for (const auto& [part, r] : lab.rubric) {
+    speedup = speedup || r.speedup.points > 0;
+    scalability = scalability || r.scalability.points > 0;
+  }
+  // The columns: correctness per group, then the timed ones this lab has.
+  std::vector<std::string> heads;
+  for (const auto& g : groups) heads.push_back(g + " correctness");
+  heads.push_back("Performance");
+  if (speedup) heads.push_back("Speedup");
+  if (scalability) heads.push_back("Scalability");
   std::string s = "| Part |";
-  for (const auto& g : groups) s += " " + g + " correctness |";
-  s += " Performance | Total |\n|---|";
-  for (size_t i = 0; i < groups.size(); ++i) s += "---:|";
-  s += "---:|---:|\n";
-  std::vector<double> column(groups.size() + 1, 0.0);
-  double total = 0;
+  for (const auto& h : heads) s += " " + h + " |";
+  s += " Total |\n|---|";
+  for (size_t i = 0; i <= heads.size(); ++i) s += "---:|";
+  s += "\n";
+  std::vector<double> column(heads.size() + 1, 0.0);
   for (const auto& part : lab.parts) {
     const PartRubric& r = lab.rubric.at(part.name);
-    double row = 0;
+    std::vector<double> row;
+    for (const auto& g : groups) row.push_back(r.group_points.count(g) ? r.group_points.at(g) : 0);
+    row.push_back(r.performance);
+    if (speedup) row.push_back(r.speedup.points);
+    if (scalability) row.push_back(r.scalability.points);
+    row.push_back(lab.part_points(part.name));
     s += "| `" + part.name + "` (" + (part.gpu ? "GPU" : "CPU") + ") |";
-    for (size_t i = 0; i < groups.size(); ++i) {
-      const double p = r.group_points.count(groups[i]) ? r.group_points.at(groups[i]) : 0;
-      s += " " + points(p) + " |";
-      column[i] += p;
-      row += p;
+    for (size_t i = 0; i < row.size(); ++i) {
+      s += " " + points(row[i]) + " |";
+      column[i] += row[i];
     }
-    s += " " + points(r.performance) + " | " + points(row + r.performance) + " |\n";
-    column.back() += r.performance;
-    total += row + r.performance;
+    s += "\n";
   }
   s += "| **Total** |";
   for (double c : column) s += " " + points(c) + " |";
-  s += " " + points(total) + " |\n";
-  char curve[256];
-  std::snprintf(curve, sizeof curve,
+  s += "\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
                 "\nPerformance points: full at a time ratio (yours / the reference's) of %g or "
                 "less, then the fraction %g / ratio, and none past a ratio of %g.\n",
                 lab.curve.full_at_ratio, lab.curve.full_at_ratio, lab.curve.zero_past_ratio);
-  return s + curve;
+  s += buf;
+  for (const auto& part : lab.parts) {
+    const PartRubric& r = lab.rubric.at(part.name);
+    if (r.speedup.points > 0) {
+      std::snprintf(buf, sizeof buf,
+                    "\nSpeedup points (`%s`): all of them for a speedup of at least %gx over the "
+                    "lab's baseline, timed in the same run; none below.\n",
+                    part.name.c_str(), r.speedup.at_least);
+      s += buf;
+    }
+    if (r.scalability.points > 0) {
+      std::snprintf(buf, sizeof buf,
+                    "\nScalability points (`%s`): all of them when the time per %s on `%s` is at "
+                    "most %gx that on `%s`; none above.\n",
+                    part.name.c_str(),
+                    lab.timing.value("work_unit", std::string("work unit")).c_str(),
+                    r.scalability.large.c_str(), r.scalability.max_growth,
+                    r.scalability.small.c_str());
+      s += buf;
+    }
+  }
+  return s;
 }
 
 bool replace_rubric_block(std::string& handout, const LabConfig& lab) {

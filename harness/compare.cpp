@@ -7,8 +7,8 @@
 
 namespace gpulab {
 
-double SumMagnitudeTolerance::bound(double magnitude) const {
-  return K * std::sqrt(std::max(n_terms, 1.0)) * unit_roundoff * magnitude;
+double SumMagnitudeTolerance::bound(double magnitude, double terms, double position) const {
+  return K * unit_roundoff * (std::sqrt(std::max(terms, 1.0)) * magnitude + position);
 }
 
 std::string index_string(size_t flat, const std::vector<size_t>& shape) {
@@ -26,14 +26,17 @@ std::string index_string(size_t flat, const std::vector<size_t>& shape) {
 
 CompareResult compare_sum_magnitude(const float* got, const double* expected,
                                     const double* magnitude, size_t count,
-                                    const SumMagnitudeTolerance& tol) {
+                                    const SumMagnitudeTolerance& tol,
+                                    const PerElementBound& per_element) {
   CompareResult r;
   r.count = count;
   bool have_unwritten = false;
   double worst_ratio = -1;  // of the failing finite values; NaNs are reported only if none
   for (size_t i = 0; i < count; ++i) {
     const float g = got[i];
-    const double b = tol.bound(magnitude[i]);
+    const double b =
+        tol.bound(magnitude[i], per_element.terms ? per_element.terms[i] : tol.n_terms,
+                  per_element.position ? per_element.position[i] : 0.0);
     if (is_poison(g)) {
       if (!have_unwritten) r.first_unwritten = i;
       have_unwritten = true;

@@ -8,14 +8,25 @@
 
 namespace gpulab {
 
-// Sums: |got - expected| <= K * sqrt(n_terms) * u * magnitude, where magnitude is the sum of the
-// absolute values of the terms (so the bound follows cancellation-free error growth, not the
-// possibly tiny result).
+// Sums: |got - expected| <= K * u * (sqrt(n_terms) * magnitude + position), where magnitude is
+// the sum of the absolute values of the terms (so the bound follows cancellation-free error
+// growth, not the possibly tiny result), and position, where the oracle gives it, is how much
+// the sum moves when the output's own coordinates move by one rounding: the sum over terms of
+// |q| * (|x| + |y| + |z|) / r^2 for a potential. (A compiler may fuse `i * h - x_a` into one
+// fused multiply-add and so skip the rounding of the lattice coordinate i * h; both ways are
+// honest, and near an atom they differ by far more than the arithmetic's own error.)
 struct SumMagnitudeTolerance {
   double K = 4.0;
   double unit_roundoff = 0x1p-24;
   double n_terms = 1.0;
-  double bound(double magnitude) const;
+  double bound(double magnitude) const { return bound(magnitude, n_terms); }
+  double bound(double magnitude, double terms, double position = 0) const;
+};
+
+// Per-element inputs of the bound, beside the magnitude; null where the tolerance has none.
+struct PerElementBound {
+  const double* terms = nullptr;     // each element's own n (overrides n_terms)
+  const double* position = nullptr;  // each element's position sensitivity
 };
 
 struct CompareResult {
@@ -37,7 +48,8 @@ struct CompareResult {
 
 CompareResult compare_sum_magnitude(const float* got, const double* expected,
                                     const double* magnitude, size_t count,
-                                    const SumMagnitudeTolerance& tol);
+                                    const SumMagnitudeTolerance& tol,
+                                    const PerElementBound& per_element = {});
 
 // "[3][17][5]" for a flat index into a C-ordered array of this shape.
 std::string index_string(size_t flat, const std::vector<size_t>& shape);

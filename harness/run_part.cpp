@@ -89,4 +89,9 @@ TimingResult time_cpu_baseline(const RunContext& ctx, const SetFn& call) {
       ctx.policy, 1, [](int) {}, call);
 }
 
+TimingResult time_gpu_baseline(const RunContext& ctx, int n_sets, const SetFn& call) {
+  return time_gpu(
+      ctx.policy, n_sets, [](int) {}, call);
+}
+
 }  // namespace gpulab

@@ -64,7 +64,9 @@ int input_sets(const RunContext& ctx);
 void run_gpu_part(RunContext& ctx, GpuOutputs& out, const SetFn& call, const char* what);
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what);
 
-// Times a trusted CPU baseline (not student code) on the same protocol; returns the result.
+// Time a trusted baseline (the lab's plain version, not student code) on the same protocol;
+// the GPU one rotates over n_sets input sets as the student's runs do.
 TimingResult time_cpu_baseline(const RunContext& ctx, const SetFn& call);
+TimingResult time_gpu_baseline(const RunContext& ctx, int n_sets, const SetFn& call);
 
 }  // namespace gpulab

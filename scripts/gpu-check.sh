@@ -3,11 +3,13 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate|cpu-noise|demo]...
+#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
-# GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast").
+# GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast"); LAB picks
+# the stability step's lab (default scatter-gather); LABS the labs step's (default: every lab
+# whose shipped submissions carry expect.json files).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-check-out}
@@ -41,8 +43,8 @@ for step in "${steps[@]}"; do
       ;;
     stability)
       for i in 1 2 3 4 5; do
-        $gpulab grade scatter-gather --submission reference/scatter-gather --hidden-seed 11 \
-          --out "$out/stability-$i.json" ${GRADE_ARGS:-} >/dev/null 2>&1
+        $gpulab grade "${LAB:-scatter-gather}" --submission "reference/${LAB:-scatter-gather}" \
+          --hidden-seed 11 --out "$out/stability-$i.json" ${GRADE_ARGS:-} >/dev/null 2>&1
         python3 - "$out/stability-$i.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -91,6 +93,28 @@ for t in json.load(open(sys.argv[1]))["tests"]:
     fails = [l for l in t["output"].splitlines() if l.startswith("FAIL")]
     if fails and t["visibility"] != "hidden": print("   ", t["name"], "|", fails[0][:400])' \
           "$out/demo.json"
+      done
+      ;;
+    labs)
+      # Each lab's reference graded with timing (every test's line), then its stub and shipped
+      # submissions without timing: the summary and the first failing line a student sees.
+      labs=${LABS:-$(ls tests/submissions/*/*/expect.json 2>/dev/null | cut -d/ -f3 | sort -u)}
+      for lab in $labs; do
+        for s in "reference/$lab" "labs/$lab" tests/submissions/"$lab"/*/; do
+          s=${s%/}
+          echo "--- $lab: $s"
+          timed=--no-time
+          [[ $s == reference/* ]] && timed=
+          $gpulab grade "$lab" --submission "$s" --hidden-seed 11 $timed \
+            --out "$out/labs.json" 2>/dev/null | grep -E '^  (ok|FAIL|--|total)'
+          python3 -c 'import json,sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    fails = [l for l in t["output"].splitlines() if l.startswith("FAIL")]
+    if fails and t["visibility"] != "hidden": print("   ", t["name"], "|", fails[0][:300])
+    x = t.get("extra_data") or {}
+    if "ratio" in x or "speedup" in x or "growth" in x: print("   ", t["name"], "|", t["output"][:400])' \
+            "$out/labs.json"
+        done
       done
       ;;
     *) echo "unknown step $step"; exit 2 ;;

@@ -6,57 +6,21 @@
 #include <stdexcept>
 
 #include "dcs.h"
-#include "run_part.h"
+#include "dcs_dataset.h"
 
 namespace {
 
 using gpulab::RunContext;
 
-struct DcsInput {
-  std::vector<float> atoms;  // n x 4
-  int n_atoms = 0;
-  Lattice lattice{};
-  size_t points() const {
-    return static_cast<size_t>(lattice.nx) * static_cast<size_t>(lattice.ny) *
-           static_cast<size_t>(lattice.nz);
-  }
-};
-
-DcsInput load(const gpulab::Dataset& ds) {
-  DcsInput in;
-  const gpulab::NpyArray atoms = ds.input("atoms", gpulab::DType::f32);
-  if (atoms.shape.size() != 2 || atoms.shape[1] != 4)
-    throw std::runtime_error((ds.dir / "atoms.npy").string() + ": shape " + atoms.shape_string() +
-                             " is not (n, 4)");
-  in.atoms.assign(atoms.as<float>(), atoms.as<float>() + atoms.count());
-  in.n_atoms = static_cast<int>(atoms.shape[0]);
-  in.lattice = {static_cast<int>(ds.int_param("nx")), static_cast<int>(ds.int_param("ny")),
-                static_cast<int>(ds.int_param("nz")), static_cast<float>(ds.num_param("h"))};
-  if (in.lattice.nx < 1 || in.lattice.ny < 1 || in.lattice.nz < 1 || !(in.lattice.h > 0))
-    throw std::runtime_error((ds.dir / "meta.json").string() +
-                             ": lattice sizes must be >= 1 "
-                             "and h > 0");
-  return in;
-}
-
-gpulab::FloatOutput potential_spec(const DcsInput& in) {
-  return {"potential",
-          {static_cast<size_t>(in.lattice.nz), static_cast<size_t>(in.lattice.ny),
-           static_cast<size_t>(in.lattice.nx)}};
-}
+using DcsInput = gpulab::dcs::Input<Lattice>;
 
 using DcsFn = void (*)(const float*, int, Lattice, float*);
 
 void gpu_part(RunContext& ctx, DcsFn fn, const char* what) {
-  const DcsInput in = load(ctx.dataset);
+  const DcsInput in = gpulab::dcs::load<Lattice>(ctx.dataset);
   const int sets = gpulab::input_sets(ctx);
-  // Copies of the inputs at different addresses, so timed samples cannot reuse a cached result.
-  std::vector<gpulab::DeviceBuffer<float>> atoms;
-  for (int s = 0; s < sets; ++s) {
-    atoms.emplace_back(in.atoms.size());
-    atoms.back().upload(in.atoms.data());
-  }
-  gpulab::GpuOutputs out(potential_spec(in), sets);
+  const auto atoms = gpulab::dcs::device_atoms(in, sets);
+  gpulab::GpuOutputs out(in.potential_spec(), sets);
   gpulab::run_gpu_part(
       ctx, out, [&](int s) { fn(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); }, what);
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
@@ -88,10 +52,10 @@ void cpu_plain(const float* atoms, int n_atoms, Lattice lat, float* potential) {
 }
 
 void cpu_fast(RunContext& ctx) {
-  const DcsInput in = load(ctx.dataset);
+  const DcsInput in = gpulab::dcs::load<Lattice>(ctx.dataset);
   const int sets = gpulab::input_sets(ctx);
   std::vector<std::vector<float>> atoms(static_cast<size_t>(sets), in.atoms);
-  gpulab::CpuOutputs out(potential_spec(in), sets);
+  gpulab::CpuOutputs out(in.potential_spec(), sets);
   gpulab::run_cpu_part(
       ctx, out,
       [&](int s) {

@@ -2,86 +2,21 @@
 // a student and an instructor must see. The cpu suite runs everywhere (CI); the gpu suite
 // needs a CUDA GPU; the sim suite grades every part on the CPU backend (CI, where it is built).
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "process.h"
+#include "e2e_util.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-using nlohmann::json;
+using namespace e2e;
 
-const fs::path kSource = GPULAB_TEST_SOURCE_DIR;
 const fs::path kSubmissions = kSource / "tests" / "submissions" / "scatter-gather";
 
-struct Graded {
-  json report;
-  gpulab::ProcessResult process;
-};
-
-// A fresh directory per submission and process: ctest runs the suites in parallel.
-fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("gpulab-e2e-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 Graded grade(const fs::path& submission, std::vector<std::string> extra, double timeout_s = 900) {
-  const fs::path dir = scratch(submission.filename().string());
-  const fs::path out = dir / "results.json";
-  std::vector<std::string> argv = {GPULAB_TEST_BINARY,
-                                   "grade",
-                                   "scatter-gather",
-                                   "--submission",
-                                   submission.string(),
-                                   "--out",
-                                   out.string(),
-                                   "--hidden-seed",
-                                   "7"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  Graded g;
-  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, {}});
-  std::ifstream in(out);
-  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
-  g.report = json::parse(in);
-  return g;
-}
-
-// A copy of the test whose name starts with `prefix` (exactly one must).
-json test_named(const json& report, const std::string& prefix) {
-  const json* found = nullptr;
-  for (const auto& t : report.at("tests"))
-    if (t.at("name").get<std::string>().rfind(prefix, 0) == 0) {
-      REQUIRE_MESSAGE(found == nullptr, "two tests start with " << prefix);
-      found = &t;
-    }
-  REQUIRE_MESSAGE(found != nullptr, "no test starts with " << prefix << " in\n" << report.dump(2));
-  return *found;
-}
-
-bool contains(const json& t, const std::string& text) {
-  return t.at("output").get<std::string>().find(text) != std::string::npos;
-}
-
-void check_full_correctness(const json& report, const std::string& part) {
-  for (const char* group : {"public", "hidden"}) {
-    const json t = test_named(report, part + ": correctness on the " + group);
-    CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
-    CHECK(t["max_score"].get<double>() > 0);
-  }
-}
-
-double score(const json& report) {
-  return report.at("score").get<double>();
+  return e2e::grade("scatter-gather", submission, std::move(extra), timeout_s);
 }
 
 // Grades one part of a broken submission without timing; its public-correctness test must

@@ -185,3 +185,42 @@ TEST_CASE("CompareResult::message tells a student what went wrong and where") {
     CHECK(contains(r.message("potential", shape), "within tolerance"));
   }
 }
+
+TEST_CASE("compare_sum_magnitude with per-element terms uses each element's own n") {
+  // Same magnitude and error for both elements; n = 1 and n = 100 give bounds 4u and 40u.
+  const SumMagnitudeTolerance tol = tolerance(4, 1);
+  const std::vector<float> got = {1.0f, 1.0f};
+  const std::vector<double> expected = {1.0 + 10 * kU, 1.0 + 10 * kU}, magnitude = {1.0, 1.0};
+  std::vector<double> terms = {1.0, 100.0};
+  gpulab::PerElementBound per_element;
+  per_element.terms = terms.data();
+  const CompareResult r = gpulab::compare_sum_magnitude(got.data(), expected.data(),
+                                                        magnitude.data(), 2, tol, per_element);
+  CHECK_FALSE(r.pass);
+  CHECK(r.n_fail == 1);
+  CHECK(r.worst_index == 0);
+  CHECK(r.worst_bound == doctest::Approx(4 * kU));
+  CHECK(tol.bound(1.0, 100.0) == doctest::Approx(40 * kU));
+  // Zero terms at a point (no atom inside a cutoff) count as one, like the scalar n.
+  CHECK(tol.bound(1.0, 0.0) == tol.bound(1.0, 1.0));
+  terms[0] = 25.0;  // bound 20u: both pass
+  CHECK(gpulab::compare_sum_magnitude(got.data(), expected.data(), magnitude.data(), 2, tol,
+                                      per_element)
+            .pass);
+}
+
+TEST_CASE("the position sensitivity widens each element's bound by K * u * position") {
+  // magnitude 1, n 1: 4u; with position 5 the bound is 4u * (1 + 5) = 24u.
+  const SumMagnitudeTolerance tol = tolerance(4, 1);
+  CHECK(tol.bound(1.0, 1.0, 5.0) == doctest::Approx(24 * kU));
+  const std::vector<float> got = {1.0f, 1.0f};
+  const std::vector<double> expected = {1.0 + 20 * kU, 1.0 + 20 * kU}, magnitude = {1.0, 1.0},
+                            position = {5.0, 0.0};
+  gpulab::PerElementBound per_element;
+  per_element.position = position.data();
+  const CompareResult r = gpulab::compare_sum_magnitude(got.data(), expected.data(),
+                                                        magnitude.data(), 2, tol, per_element);
+  CHECK(r.n_fail == 1);  // the element without position sensitivity
+  CHECK(r.worst_index == 1);
+  CHECK(r.max_err_over_bound == doctest::Approx(5.0).epsilon(0.01));
+}

@@ -66,6 +66,7 @@ TEST_CASE("the scatter-gather lab.json loads") {
   CHECK(tol.K == j["outputs"]["potential"]["tolerance"]["K"].get<double>());
   CHECK(tol.unit_roundoff == 0x1p-24);
   CHECK(tol.terms == "n_atoms");
+  CHECK(tol.position == j["outputs"]["potential"]["tolerance"]["position"].get<bool>());
 
   REQUIRE(lab.groups.size() == j["dataset_groups"].size());
   for (const auto& g : lab.groups) {
@@ -173,6 +174,9 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
   const std::vector<Broken> cases = {
       {"missing parts", [](json& j) { j.erase("parts"); }, {"missing \"parts\""}},
       {"device tpu", [](json& j) { j["parts"][1]["device"] = "tpu"; }, {"parts[1].device"}},
+      {"position that is not a boolean",
+       [](json& j) { j["outputs"]["potential"]["tolerance"]["position"] = "yes"; },
+       {"outputs.potential.tolerance.position", "true or false"}},
       {"unknown tolerance model",
        [](json& j) { j["outputs"]["potential"]["tolerance"]["model"] = "relative"; },
        {"outputs.potential.tolerance.model", "\"relative\""}},
@@ -190,6 +194,29 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
          j["dataset_groups"][2]["datasets"][0]["parts"] = {"scatter", "reduce"};
        },
        {"dataset_groups[2].datasets[0].parts", "\"reduce\""}},
+      {"speedup below 1",
+       [](json& j) { j["rubric"]["gather"]["speedup"] = {{"points", 5}, {"at_least", 0.5}}; },
+       {"rubric.gather.speedup", "at_least >= 1"}},
+      {"speedup without points",
+       [](json& j) { j["rubric"]["gather"]["speedup"] = {{"at_least", 2}}; },
+       {"rubric.gather.speedup", "missing \"points\""}},
+      {"scalability over a dataset that is not timed",
+       [](json& j) {
+         j["rubric"]["gather"]["scalability"] = {
+             {"points", 5}, {"small", "medium"}, {"large", "large"}, {"max_growth", 1.25}};
+       },
+       {"rubric.gather.scalability", "\"medium\" is not a timing dataset"}},
+      {"scalability over another part's timing dataset",
+       [](json& j) {
+         j["rubric"]["gather"]["scalability"] = {
+             {"points", 5}, {"small", "cpu-timing"}, {"large", "large"}, {"max_growth", 1.25}};
+       },
+       {"rubric.gather.scalability", "\"cpu-timing\""}},
+      {"driver file outside the folder",
+       [](json& j) {
+         j["driver_files"] = {"driver.cpp", "../x.cu"};
+       },
+       {"driver_files", "\"../x.cu\""}},
       {"student file outside the folder",
        [](json& j) {
          j["student_files"] = {"dcs.cu", "../x.cu"};
@@ -204,4 +231,57 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
     INFO(msg);
     for (const auto& part : c.message_has) CHECK(contains(msg, part));
   }
+}
+
+TEST_CASE("the coarsening lab.json: trusted .cu driver files and speedup points") {
+  const LabConfig sg = LabConfig::load(real_lab_json());
+  CHECK(sg.driver_files == std::vector<std::string>{"driver.cpp"});  // the default
+  CHECK(sg.rubric.at("gather").timed_points() == sg.rubric.at("gather").performance);
+
+  const fs::path file = test::source_dir() / "labs" / "coarsening" / "lab.json";
+  const json j = json::parse(test::read_file(file));
+  const LabConfig lab = LabConfig::load(file);
+  CHECK(lab.driver_files == j["driver_files"].get<std::vector<std::string>>());
+  const auto& r = lab.rubric.at("coarsened");
+  CHECK(r.speedup.points == j["rubric"]["coarsened"]["speedup"]["points"].get<double>());
+  CHECK(r.speedup.at_least == j["rubric"]["coarsened"]["speedup"]["at_least"].get<double>());
+  CHECK(r.scalability.points == 0);
+  CHECK(r.timed_points() == r.performance + r.speedup.points);
+  CHECK(lab.part_points("coarsened") == r.group_points.at("public") +
+                                            r.group_points.at("hidden") + r.timed_points());
+}
+
+TEST_CASE("a scalability rubric names two timing datasets of its part") {
+  test::TempDir tmp;
+  json j = real_lab();
+  j["dataset_groups"][2]["datasets"].push_back(
+      {{"name", "small"}, {"params", j["dataset_groups"][2]["datasets"][0]["params"]},
+       {"seed", 99}, {"parts", {"gather"}}});
+  j["rubric"]["gather"]["scalability"] = {
+      {"points", 7}, {"small", "small"}, {"large", "large"}, {"max_growth", 1.25}};
+  const fs::path file = tmp / "labs" / "scatter-gather" / "lab.json";
+  test::write_file(file, j.dump(2));
+  const LabConfig lab = LabConfig::load(file);
+  const auto& s = lab.rubric.at("gather").scalability;
+  CHECK(s.points == 7);
+  CHECK(s.small == "small");
+  CHECK(s.large == "large");
+  CHECK(s.max_growth == 1.25);
+  CHECK(lab.part_points("gather") == 10 + 10 + 15 + 7);
+  const gpulab::GroupSpec* group = nullptr;
+  const gpulab::DatasetSpec* ds = lab.timing_dataset("small", "gather", &group);
+  REQUIRE(ds != nullptr);
+  CHECK(ds->seed == 99u);
+  CHECK(group == &lab.groups[2]);
+  CHECK(lab.timing_dataset("small", "scatter") == nullptr);  // its "parts" leave scatter out
+  CHECK(lab.timing_dataset("medium", "gather") == nullptr);  // not a timing dataset
+}
+
+TEST_CASE("a tolerance's terms: a dataset parameter, or a per-element array of the oracle") {
+  gpulab::ToleranceSpec t;
+  t.terms = "n_atoms";
+  CHECK_FALSE(t.per_element_terms());
+  t.terms = "expected:potential_terms";
+  CHECK(t.per_element_terms());
+  CHECK(t.terms_file() == "potential_terms");
 }

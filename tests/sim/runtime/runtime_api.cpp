@@ -102,6 +102,18 @@ TEST_SUITE("runtime_api") {
     CHECK(cudaFreeHost(pinned) == cudaSuccess);
   }
 
+  TEST_CASE("stream-ordered allocations are device memory, checked like any") {
+    fresh();
+    float* a = nullptr;
+    REQUIRE(cudaMallocAsync(&a, 8 * sizeof(float), 0) == cudaSuccess);
+    CHECK(cudaMemsetAsync(a, 0, 8 * sizeof(float), 0) == cudaSuccess);
+    CHECK(cudaMemsetAsync(a, 0, 9 * sizeof(float), 0) == cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    CHECK(cudaFreeAsync(a, 0) == cudaSuccess);
+    CHECK(cudaFreeAsync(a, 0) == cudaErrorInvalidDevicePointer);  // freed already
+    CHECK(cudaGetLastError() == cudaErrorInvalidDevicePointer);
+  }
+
   TEST_CASE("device queries") {
     fresh();
     int n = 0, dev = -1, v = 0;

@@ -150,6 +150,20 @@ cudaError_t cudaMalloc(T** p, size_t size, const char* file = __builtin_FILE(),
   return cudaMalloc(reinterpret_cast<void**>(p), size, file, line);
 }
 cudaError_t cudaFree(void* p);
+// Stream-ordered allocation: streams are in order and synchronous here, so it is the plain one.
+inline cudaError_t cudaMallocAsync(void** p, size_t size, cudaStream_t,
+                                   const char* file = __builtin_FILE(),
+                                   int line = __builtin_LINE()) {
+  return cudaMalloc(p, size, file, line);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** p, size_t size, cudaStream_t stream,
+                            const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return cudaMallocAsync(reinterpret_cast<void**>(p), size, stream, file, line);
+}
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
+  return cudaFree(p);
+}
 cudaError_t cudaMallocHost(void** p, size_t size);
 template <class T>
 cudaError_t cudaMallocHost(T** p, size_t size) {

@@ -1,0 +1,151 @@
+// The DCS datasets (scatter-gather, and coarsening, which builds on it): atoms around a
+// lattice, and the fp64 oracle.
+//
+// Parameters: nx, ny, nz (lattice points), h (spacing), n_atoms, and optionally dominant =
+// "first" | "last" | "block-boundary": one atom with 40 times the usual charge at that index,
+// so that a kernel that drops the first, last or a tile-boundary atom fails visibly.
+//
+// Atoms are uniform in the lattice's box widened by 2h on every side (so some lie outside it),
+// with charges uniform in [-1, 1] (mixed signs: sums cancel), and every atom is at least 0.1 h
+// from every lattice point, measured with the float32 coordinates the student code uses.
+#pragma once
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "generator_registry.h"
+#include "npy.h"
+#include "parallel.h"
+#include "rng.h"
+
+namespace gpulab {
+namespace dcs {
+
+struct Params {
+  int nx, ny, nz, n_atoms;
+  float h;
+  std::string dominant;
+};
+
+inline Params parse(const nlohmann::json& p) {
+  auto int_param = [&](const char* key, int lo) {
+    if (!p.contains(key) || !p[key].is_number_integer() || p[key].get<long long>() < lo)
+      throw std::invalid_argument(std::string("parameter \"") + key +
+                                  "\" must be an integer >= " + std::to_string(lo));
+    return p[key].get<int>();
+  };
+  Params r{int_param("nx", 1),
+           int_param("ny", 1),
+           int_param("nz", 1),
+           int_param("n_atoms", 1),
+           0.0f,
+           p.value("dominant", std::string())};
+  if (!p.contains("h") || !p["h"].is_number() || !(p["h"].get<double>() > 0))
+    throw std::invalid_argument("parameter \"h\" must be a number > 0");
+  r.h = p["h"].get<float>();
+  if (!r.dominant.empty() && r.dominant != "first" && r.dominant != "last" &&
+      r.dominant != "block-boundary")
+    throw std::invalid_argument(
+        "parameter \"dominant\" must be \"first\", \"last\" or \"block-boundary\"");
+  return r;
+}
+
+// Distance along one axis from coordinate c to the nearest of the n float32 lattice positions.
+inline float axis_gap(float c, int n, float h) {
+  const long i = std::lround(c / h);
+  const int clamped = static_cast<int>(std::min<long>(std::max<long>(i, 0), n - 1));
+  float best = std::fabs(c - clamped * h);
+  for (int d : {-1, 1}) {
+    const int k = clamped + d;
+    if (k >= 0 && k < n) best = std::min(best, std::fabs(c - k * h));
+  }
+  return best;
+}
+
+// Index of the dominant atom: 0, n-1, or the largest power of two below n (a block and tile
+// boundary for every power-of-two block size up to it).
+inline int dominant_index(const std::string& where, int n) {
+  if (where == "first") return 0;
+  if (where == "last") return n - 1;
+  int b = 1;
+  while (2 * b <= n - 1) b *= 2;
+  return n > 1 ? b : 0;
+}
+
+}  // namespace dcs
+
+class DcsGenerator final : public DatasetGenerator {
+ public:
+  // 2: the oracle also writes potential_position.npy.
+  int version() const override { return 2; }
+
+  void generate(const nlohmann::json& params, uint64_t seed,
+                const std::filesystem::path& dir) const override {
+    const dcs::Params p = dcs::parse(params);
+    Rng rng(seed);
+    const float lo = -2 * p.h;
+    const float hi[3] = {(p.nx - 1 + 2) * p.h, (p.ny - 1 + 2) * p.h, (p.nz - 1 + 2) * p.h};
+    const int n[3] = {p.nx, p.ny, p.nz};
+    const int dom = p.dominant.empty() ? -1 : dcs::dominant_index(p.dominant, p.n_atoms);
+    std::vector<float> atoms(4 * static_cast<size_t>(p.n_atoms));
+    for (int a = 0; a < p.n_atoms; ++a) {
+      float c[3];
+      for (;;) {  // rejection: keep 0.1 h away from every lattice point
+        float d2 = 0;
+        for (int ax = 0; ax < 3; ++ax) {
+          c[ax] = static_cast<float>(rng.uniform(lo, hi[ax]));
+          const float g = dcs::axis_gap(c[ax], n[ax], p.h);
+          d2 += g * g;
+        }
+        if (d2 >= (0.1f * p.h) * (0.1f * p.h)) break;
+      }
+      float q = static_cast<float>(rng.uniform(-1.0, 1.0));
+      if (a == dom) q = q < 0 ? -40.0f : 40.0f;
+      for (int ax = 0; ax < 3; ++ax) atoms[4 * static_cast<size_t>(a) + ax] = c[ax];
+      atoms[4 * static_cast<size_t>(a) + 3] = q;
+    }
+    write_npy(dir / "atoms.npy", {static_cast<size_t>(p.n_atoms), 4}, atoms.data());
+  }
+
+  void oracle(const std::filesystem::path& input_dir,
+              const std::filesystem::path& expected_dir) const override {
+    const NpyArray atoms_npy = read_npy(input_dir / "atoms.npy", DType::f32);
+    std::ifstream meta_in(input_dir / "meta.json");
+    const dcs::Params p = dcs::parse(nlohmann::json::parse(meta_in).at("params"));
+    const float* atoms = atoms_npy.as<float>();
+    const size_t n = atoms_npy.shape.at(0);
+    const size_t row = static_cast<size_t>(p.nx);
+    std::vector<double> value(static_cast<size_t>(p.nz) * p.ny * row), magnitude(value.size()),
+        position(value.size());
+    parallel_for(static_cast<size_t>(p.nz) * p.ny, [&](size_t r) {
+      const int j = static_cast<int>(r % p.ny), k = static_cast<int>(r / p.ny);
+      // The lattice coordinates are the float32 products i*h, exactly as the students compute
+      // them; the rest is fp64. position: how far the sum moves when the point's coordinates
+      // move by one rounding (harness/compare.h), per unit roundoff.
+      const double y = static_cast<float>(j * p.h), z = static_cast<float>(k * p.h);
+      for (int i = 0; i < p.nx; ++i) {
+        const double x = static_cast<float>(i * p.h);
+        double v = 0, m = 0, s = 0;
+        for (size_t a = 0; a < n; ++a) {
+          const double dx = x - atoms[4 * a], dy = y - atoms[4 * a + 1], dz = z - atoms[4 * a + 2],
+                       q = atoms[4 * a + 3];
+          const double inv_r = 1.0 / std::sqrt(dx * dx + dy * dy + dz * dz);
+          v += q * inv_r;
+          m += std::fabs(q) * inv_r;
+          s += std::fabs(q) * inv_r * inv_r;
+        }
+        value[r * row + i] = v;
+        magnitude[r * row + i] = m;
+        position[r * row + i] = (std::fabs(x) + std::fabs(y) + std::fabs(z)) * s;
+      }
+    });
+    const std::vector<size_t> shape = {static_cast<size_t>(p.nz), static_cast<size_t>(p.ny), row};
+    write_npy(expected_dir / "potential.npy", shape, value.data());
+    write_npy(expected_dir / "potential_magnitude.npy", shape, magnitude.data());
+    write_npy(expected_dir / "potential_position.npy", shape, position.data());
+  }
+};
+
+}  // namespace gpulab

@@ -1,0 +1,30 @@
+// coarsening's lab driver: loads a DCS dataset (lab 1's, dcs_dataset.h), calls the student's
+// coarsened gather through the shared run/check/time mechanism, and, when the grader asks for
+// the speedup, times lab 1's plain gather (driver_baseline.cu) on the same inputs right after.
+#include "../scatter-gather/dcs_dataset.h"
+#include "coarsening.h"
+#include "driver_baseline.h"
+
+namespace {
+
+void coarsened(gpulab::RunContext& ctx) {
+  const auto in = gpulab::dcs::load<Lattice>(ctx.dataset);
+  const int sets = gpulab::input_sets(ctx);
+  const auto atoms = gpulab::dcs::device_atoms(in, sets);
+  gpulab::GpuOutputs out(in.potential_spec(), sets);
+  gpulab::run_gpu_part(
+      ctx, out,
+      [&](int s) { dcs_coarsened(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); },
+      "dcs_coarsened");
+  ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
+  if (ctx.time_baseline) {
+    const gpulab::TimingResult plain = gpulab::time_gpu_baseline(ctx, sets, [&](int s) {
+      baseline_plain_gather(atoms[s].get(), in.n_atoms, in.lattice, out.get(s));
+    });
+    ctx.result["baseline"] = {{"name", "lab 1's plain gather"}, {"timing", plain.to_json()}};
+  }
+}
+
+}  // namespace
+
+GPULAB_PART("coarsened", true, coarsened);

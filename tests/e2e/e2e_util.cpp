@@ -1,0 +1,67 @@
+#include "e2e_util.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+namespace e2e {
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpulab-e2e-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
+             double timeout_s) {
+  const fs::path dir = scratch(lab + "-" + submission.filename().string());
+  const fs::path out = dir / "results.json";
+  std::vector<std::string> argv = {GPULAB_TEST_BINARY, "grade",        lab,
+                                   "--submission",     submission.string(), "--out",
+                                   out.string(),       "--hidden-seed", "7"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  Graded g;
+  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, {}});
+  std::ifstream in(out);
+  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
+  g.report = json::parse(in);
+  return g;
+}
+
+json test_named(const json& report, const std::string& prefix) {
+  const json* found = nullptr;
+  for (const auto& t : report.at("tests"))
+    if (t.at("name").get<std::string>().rfind(prefix, 0) == 0) {
+      REQUIRE_MESSAGE(found == nullptr, "two tests start with " << prefix);
+      found = &t;
+    }
+  REQUIRE_MESSAGE(found != nullptr, "no test starts with " << prefix << " in\n" << report.dump(2));
+  return *found;
+}
+
+bool contains(const json& t, const std::string& text) {
+  return t.at("output").get<std::string>().find(text) != std::string::npos;
+}
+
+double score(const json& report) {
+  return report.at("score").get<double>();
+}
+
+double max_score(const json& report) {
+  double max = 0;
+  for (const auto& t : report.at("tests")) max += t.at("max_score").get<double>();
+  return max;
+}
+
+void check_full_correctness(const json& report, const std::string& part) {
+  for (const char* group : {"public", "hidden"}) {
+    const json t = test_named(report, part + ": correctness on the " + group);
+    CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
+    CHECK(t["max_score"].get<double>() > 0);
+  }
+}
+
+}  // namespace e2e

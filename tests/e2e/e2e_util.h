@@ -1,0 +1,41 @@
+// What the end-to-end suites share: grading a submission with the real gpulab binary, and
+// reading the report back.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace e2e {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+inline const fs::path kSource = GPULAB_TEST_SOURCE_DIR;
+
+struct Graded {
+  json report;
+  gpulab::ProcessResult process;
+};
+
+// A fresh directory per name and process: ctest runs the suites in parallel.
+fs::path scratch(const std::string& name);
+
+// `gpulab grade <lab> --submission <submission> --hidden-seed 7 <extra>`; the report must exist.
+Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
+             double timeout_s = 900);
+
+// A copy of the test whose name starts with `prefix` (exactly one must).
+json test_named(const json& report, const std::string& prefix);
+
+bool contains(const json& t, const std::string& text);
+double score(const json& report);
+double max_score(const json& report);
+
+// Every correctness test of `part` (public and hidden) scores its full, non-zero points.
+void check_full_correctness(const json& report, const std::string& part);
+
+}  // namespace e2e

@@ -1,0 +1,139 @@
+// End-to-end, table-driven: every lab with shipped submissions that carry an expect.json
+// (tests/submissions/<lab>/<name>/expect.json) is graded on one backend, and
+//  - its reference scores full marks (on a GPU, timed points included),
+//  - its stub builds, runs and scores zero,
+//  - each submission's report says what its expect.json says:
+//      {"part": P, "backends": ["sim", "cuda"],
+//       "build": "fail"                      (the part's "does not build" test), or
+//       "public": "pass" | "fail", "hidden": "pass" | "fail" (optional),
+//       "output_contains": [texts the failing test's output must hold]}
+// Adding a lab or a planted bug adds files, not test code. (scatter-gather's own suites,
+// grade_e2e.cpp, check more of the grader with it.)
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "e2e_util.h"
+
+namespace {
+
+using namespace e2e;
+
+struct Expected {
+  std::string lab, name;
+  fs::path dir;
+  json spec;
+};
+
+// The labs that ship expect.json files, each with its submissions, sorted.
+std::vector<std::vector<Expected>> labs_with_expectations() {
+  std::vector<std::vector<Expected>> labs;
+  const fs::path root = kSource / "tests" / "submissions";
+  std::vector<fs::path> lab_dirs;
+  for (const auto& e : fs::directory_iterator(root))
+    if (e.is_directory()) lab_dirs.push_back(e.path());
+  std::sort(lab_dirs.begin(), lab_dirs.end());
+  for (const auto& lab_dir : lab_dirs) {
+    std::vector<Expected> subs;
+    for (const auto& e : fs::directory_iterator(lab_dir)) {
+      std::ifstream in(e.path() / "expect.json");
+      if (!in) continue;
+      subs.push_back({lab_dir.filename().string(), e.path().filename().string(), e.path(),
+                      json::parse(in)});
+    }
+    std::sort(subs.begin(), subs.end(),
+              [](const Expected& a, const Expected& b) { return a.name < b.name; });
+    if (!subs.empty()) labs.push_back(subs);
+  }
+  return labs;
+}
+
+bool on_backend(const json& spec, const std::string& backend) {
+  for (const auto& b : spec.at("backends"))
+    if (b == backend) return true;
+  return false;
+}
+
+void check_outputs_contain(const json& test, const json& spec) {
+  for (const auto& text : spec.value("output_contains", json::array()))
+    CHECK_MESSAGE(contains(test, text.get<std::string>()),
+                  "\"" << text.get<std::string>() << "\" is not in\n" << test.dump(2));
+}
+
+void check_group(const json& report, const std::string& part, const std::string& group,
+                 const json& spec) {
+  if (!spec.contains(group)) return;
+  const json t = test_named(report, part + ": correctness on the " + group);
+  if (spec[group] == "pass") {
+    CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
+  } else {
+    CHECK_MESSAGE(t["score"] == 0, t.dump(2));
+    if (group == "public") check_outputs_contain(t, spec);
+  }
+}
+
+void check_submission(const Expected& e, const std::vector<std::string>& backend_args) {
+  const std::string part = e.spec.at("part").get<std::string>();
+  std::vector<std::string> args = backend_args;
+  args.insert(args.end(), {"--part", part, "--no-time"});
+  const Graded g = grade(e.lab, e.dir, args, 300);
+  CHECK(g.process.exit_code == 0);
+  if (e.spec.value("build", "") == "fail") {
+    CHECK(score(g.report) == 0);
+    check_outputs_contain(test_named(g.report, part + ": does not build"), e.spec);
+    return;
+  }
+  check_group(g.report, part, "public", e.spec);
+  check_group(g.report, part, "hidden", e.spec);
+}
+
+void check_labs(const std::string& backend, bool timed) {
+  const std::vector<std::string> backend_args = {"--backend", backend};
+  const auto labs = labs_with_expectations();
+  REQUIRE_FALSE(labs.empty());
+  for (const auto& subs : labs) {
+    const std::string lab = subs.front().lab;
+    {
+      INFO("lab " << lab << ": the reference");
+      std::vector<std::string> args = backend_args;
+      if (!timed) args.push_back("--no-time");
+      const Graded g = grade(lab, kSource / "reference" / lab, args);
+      CHECK(g.process.exit_code == 0);
+      CHECK(max_score(g.report) > 0);
+      CHECK_MESSAGE(score(g.report) == max_score(g.report), g.report.dump(2));
+      // The reference runs clean under the CPU backend's detectors: no finding is quoted.
+      for (const auto& t : g.report["tests"]) CHECK_FALSE(contains(t, "gpulab sim,"));
+    }
+    {
+      INFO("lab " << lab << ": the stub");
+      std::vector<std::string> args = backend_args;
+      args.push_back("--no-time");
+      const Graded g = grade(lab, kSource / "labs" / lab, args);
+      CHECK(g.process.exit_code == 0);
+      CHECK(max_score(g.report) > 0);
+      CHECK(score(g.report) == 0);
+    }
+    for (const auto& e : subs) {
+      if (!on_backend(e.spec, backend)) continue;
+      INFO("lab " << lab << ": submission " << e.name << " (" << e.spec.dump() << ")");
+      check_submission(e, backend_args);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("sim-labs") {
+  TEST_CASE("every lab on the CPU backend: reference, stub, and each expect.json") {
+    check_labs("sim", false);
+  }
+}
+
+TEST_SUITE("gpu-labs") {
+  TEST_CASE("every lab on the GPU: reference with timing, stub, and each expect.json") {
+    check_labs("cuda", true);
+  }
+}

@@ -16,7 +16,7 @@ fs::path scratch(const std::string& name) {
 }
 
 Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
-             double timeout_s) {
+             double timeout_s, std::vector<std::string> env) {
   const fs::path dir = scratch(lab + "-" + submission.filename().string());
   const fs::path out = dir / "results.json";
   std::vector<std::string> argv = {GPULAB_TEST_BINARY, "grade",        lab,
@@ -24,7 +24,7 @@ Graded grade(const std::string& lab, const fs::path& submission, std::vector<std
                                    out.string(),       "--hidden-seed", "7"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Graded g;
-  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, {}});
+  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, std::move(env)});
   std::ifstream in(out);
   REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
   g.report = json::parse(in);

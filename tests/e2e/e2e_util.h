@@ -25,8 +25,9 @@ struct Graded {
 fs::path scratch(const std::string& name);
 
 // `gpulab grade <lab> --submission <submission> --hidden-seed 7 <extra>`; the report must exist.
+// `env`: NAME=VALUE entries for gpulab's environment (GPULAB_SOURCE_DIR, say).
 Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
-             double timeout_s = 900);
+             double timeout_s = 900, std::vector<std::string> env = {});
 
 // A copy of the test whose name starts with `prefix` (exactly one must).
 json test_named(const json& report, const std::string& prefix);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,58 @@ TEST_SUITE("cpu") {
     const json t = test_named(g.report, "cpu_fast: correctness on the public");
     CHECK(contains(t, "never written"));
     CHECK(contains(t, "Nothing was written at all"));
+  }
+
+  TEST_CASE("speedup and scalability points are scored from timed runs") {
+    // A copy of the lab whose lab.json gives cpu_fast speedup points over its plain CPU loop and
+    // scalability points over two small timing datasets with the same work: rows 256 points
+    // long, and rows 1 point long, where the per-row and per-atom overheads of the
+    // output-oriented code outweigh its vectorized sweep, so the time per atom-eval grows and
+    // the scalability points are lost.
+    const fs::path src = scratch("scalability-source");
+    for (const char* part : {"labs", "reference"}) {
+      fs::create_directories(src / part);
+      fs::copy(kSource / part / "scatter-gather", src / part / "scatter-gather",
+               fs::copy_options::recursive);
+    }
+    const fs::path lab_json = src / "labs" / "scatter-gather" / "lab.json";
+    json lab = json::parse(std::ifstream(lab_json));
+    for (auto& g : lab["dataset_groups"])
+      if (g.value("timing", false))
+        g["datasets"] = json::array(
+            {{{"name", "s-small"},
+              {"params", {{"nx", 256}, {"ny", 16}, {"nz", 4}, {"n_atoms", 64}, {"h", 0.5}}},
+              {"seed", 1},
+              {"parts", {"cpu_fast"}}},
+             {{"name", "s-large"},
+              {"params", {{"nx", 1}, {"ny", 1024}, {"nz", 16}, {"n_atoms", 64}, {"h", 0.5}}},
+              {"seed", 2},
+              {"parts", {"cpu_fast"}}}});
+    lab["timing"]["cpu"] = {{"rounds", 3}, {"min_samples", 3}, {"max_samples", 3}};
+    lab["rubric"]["cpu_fast"]["speedup"] = {{"points", 4}, {"at_least", 1.0}};
+    lab["rubric"]["cpu_fast"]["scalability"] = {
+        {"points", 6}, {"small", "s-small"}, {"large", "s-large"}, {"max_growth", 1.25}};
+    std::ofstream(lab_json) << lab.dump(2);
+
+    const Graded g = e2e::grade("scatter-gather", kSource / "reference" / "scatter-gather",
+                                {"--part", "cpu_fast"}, 900,
+                                {"GPULAB_SOURCE_DIR=" + src.string()});
+    CHECK(g.process.exit_code == 0);
+    const json speedup = test_named(g.report, "cpu_fast: speedup over the baseline");
+    CHECK(speedup["max_score"] == 4);
+    // Scored by its measured speedup (on rows of one point, either code may be the faster).
+    const double measured = speedup["extra_data"]["speedup"].get<double>();
+    CHECK(measured > 0.2);
+    CHECK(speedup["score"] == (measured >= 1.0 ? 4 : 0));
+    CHECK(contains(speedup, "a speedup of"));
+    const json scal = test_named(g.report, "cpu_fast: data scalability, s-small to s-large");
+    CHECK(scal["max_score"] == 6);
+    CHECK(scal["score"] == 0);
+    CHECK_MESSAGE(scal["extra_data"]["growth"].get<double>() > 1.25, scal.dump(2));
+    CHECK(contains(scal, "does the work per point still grow"));
+    // The performance test times the large dataset of the pair.
+    CHECK(test_named(g.report, "cpu_fast: performance on s-large")["max_score"] == 10);
+    CHECK(max_score(g.report) == 10 + 10 + 10 + 4 + 6);
   }
 
   TEST_CASE("an alternative correct submission gets full correctness") {

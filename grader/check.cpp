@@ -54,8 +54,10 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
     per_element.terms = terms.as<double>();
   } else if (!params.contains(spec.tolerance.terms) ||
              !params.at(spec.tolerance.terms).is_number()) {
-    throw std::runtime_error("the tolerance of " + spec.name + " counts its terms with the "
-                             "dataset parameter \"" + spec.tolerance.terms +
+    throw std::runtime_error("the tolerance of " + spec.name +
+                             " counts its terms with the "
+                             "dataset parameter \"" +
+                             spec.tolerance.terms +
                              "\", which this dataset does not have as a number");
   } else {
     tol.n_terms = params.at(spec.tolerance.terms).get<double>();

@@ -498,8 +498,10 @@ class Grading {
         perf.extra.value("student_samples_ms", std::vector<double>{});
     if (baseline.empty() || baseline.size() != student.size() ||
         perf.extra.value("implausible", false)) {
-      t.output = "Not measured: " + (perf.output.empty() ? std::string("no timed run.")
-                                                         : "see the performance test.");
+      // The performance test says why; it is in the report only when it has points.
+      t.output = "Not measured: " + (lab_.rubric.at(part.name).performance > 0
+                                         ? std::string("see the performance test.")
+                                         : perf.output);
       return t;
     }
     std::vector<double> speedups;
@@ -508,24 +510,25 @@ class Grading {
     t.passed = speedup >= r.at_least;
     t.score = t.passed ? r.points : 0;
     t.extra = {{"speedup", speedup}, {"baseline_ms", median(baseline)}, {"at_least", r.at_least}};
-    t.output = fmt("The baseline took %.4g ms where your code took %.4g ms: ", median(baseline),
-                   median(student)) +
-               fmt("a speedup of %.2fx (the median over %.0f rounds; each round times both in "
-                   "the same process). ",
-                   speedup, static_cast<double>(speedups.size())) +
-               fmt(t.passed ? "At least %.2fx earns these points." :
-                              "These points need at least %.2fx.", r.at_least);
+    t.output =
+        fmt("The baseline took %.4g ms where your code took %.4g ms: ", median(baseline),
+            median(student)) +
+        fmt("a speedup of %.2fx (the median over %.0f rounds; each round times both in "
+            "the same process). ",
+            speedup, static_cast<double>(speedups.size())) +
+        fmt(t.passed ? "At least %.2fx earns these points." : "These points need at least %.2fx.",
+            r.at_least);
     return t;
   }
 
   // One timed run of the student's runner whose outputs are checked too. On failure returns
   // false with `why` set for the student.
   bool timed_student_run(const PartSpec& part, const DatasetDirs& d, const nlohmann::json& timing,
-                         bool baseline, const std::string& out_name, RunOutcome& o,
-                         DatasetRow& row, std::string& why) {
+                         bool baseline, const std::string& out_name, RunOutcome& o, DatasetRow& row,
+                         std::string& why) {
     const auto out = work_ / "timed" / part.name / out_name;
-    o = run_runner(student_.runner, o_.backend, part, d, out, true, timing,
-                   o_.timed_run_timeout_s, baseline);
+    o = run_runner(student_.runner, o_.backend, part, d, out, true, timing, o_.timed_run_timeout_s,
+                   baseline);
     if (!o.ran) {
       row.result = "error";
       why = "Not timed: " + o.message;
@@ -556,8 +559,8 @@ class Grading {
       double this_round[2] = {0, 0};
       for (int n = 0; n < 2; ++n) {
         const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
-        log_ << "  timing your " << part.name << " on " << specs[k]->name << " (round "
-             << round + 1 << " of " << rounds << ")\n";
+        log_ << "  timing your " << part.name << " on " << specs[k]->name << " (round " << round + 1
+             << " of " << rounds << ")\n";
         DatasetRow row{part.name, specs[k]->name, "pass", 0, -1, -1, -1};
         RunOutcome o;
         std::string why;
@@ -582,8 +585,7 @@ class Grading {
                {"small_ns_per_unit", median(per_unit[0]) * 1e6},
                {"large_ns_per_unit", median(per_unit[1]) * 1e6},
                {"max_growth", r.max_growth}};
-    return "Time per " + unit + ": " +
-           fmt("%.4g ns on ", median(per_unit[0]) * 1e6) + r.small +
+    return "Time per " + unit + ": " + fmt("%.4g ns on ", median(per_unit[0]) * 1e6) + r.small +
            fmt(", %.4g ns on ", median(per_unit[1]) * 1e6) + r.large +
            fmt(": it grows %.3fx (the median over %.0f rounds). ", g,
                static_cast<double>(growth.size())) +

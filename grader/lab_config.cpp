@@ -113,7 +113,8 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     s.tolerance.unit_roundoff = r.num(t, "unit_roundoff", where + ".tolerance");
     s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
     if (t.contains("position")) {
-      if (!t["position"].is_boolean()) r.fail(where + ".tolerance.position", "must be true or false");
+      if (!t["position"].is_boolean())
+        r.fail(where + ".tolerance.position", "must be true or false");
       s.tolerance.position = t["position"].get<bool>();
     }
     if (!(s.tolerance.K > 0) || !(s.tolerance.unit_roundoff > 0))
@@ -191,8 +192,7 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
             r.fail(where, "\"" + *name + "\" is not a timing dataset of part \"" + p.name + "\"");
         continue;
       }
-      if (!value.is_number() || value.get<double>() < 0)
-        r.fail(where, "must be a number >= 0");
+      if (!value.is_number() || value.get<double>() < 0) r.fail(where, "must be a number >= 0");
       if (key == "performance") {
         e.performance = value.get<double>();
         continue;

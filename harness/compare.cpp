@@ -34,9 +34,8 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
   double worst_ratio = -1;  // of the failing finite values; NaNs are reported only if none
   for (size_t i = 0; i < count; ++i) {
     const float g = got[i];
-    const double b =
-        tol.bound(magnitude[i], per_element.terms ? per_element.terms[i] : tol.n_terms,
-                  per_element.position ? per_element.position[i] : 0.0);
+    const double b = tol.bound(magnitude[i], per_element.terms ? per_element.terms[i] : tol.n_terms,
+                               per_element.position ? per_element.position[i] : 0.0);
     if (is_poison(g)) {
       if (!have_unwritten) r.first_unwritten = i;
       have_unwritten = true;

@@ -13,8 +13,7 @@ void coarsened(gpulab::RunContext& ctx) {
   const auto atoms = gpulab::dcs::device_atoms(in, sets);
   gpulab::GpuOutputs out(in.potential_spec(), sets);
   gpulab::run_gpu_part(
-      ctx, out,
-      [&](int s) { dcs_coarsened(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); },
+      ctx, out, [&](int s) { dcs_coarsened(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); },
       "dcs_coarsened");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
   if (ctx.time_baseline) {

@@ -19,9 +19,9 @@ Graded grade(const std::string& lab, const fs::path& submission, std::vector<std
              double timeout_s, std::vector<std::string> env) {
   const fs::path dir = scratch(lab + "-" + submission.filename().string());
   const fs::path out = dir / "results.json";
-  std::vector<std::string> argv = {GPULAB_TEST_BINARY, "grade",        lab,
-                                   "--submission",     submission.string(), "--out",
-                                   out.string(),       "--hidden-seed", "7"};
+  std::vector<std::string> argv = {
+      GPULAB_TEST_BINARY, "grade",         lab, "--submission", submission.string(), "--out",
+      out.string(),       "--hidden-seed", "7"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Graded g;
   g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, std::move(env)});

@@ -85,8 +85,7 @@ TEST_SUITE("cpu") {
     std::ofstream(lab_json) << lab.dump(2);
 
     const Graded g = e2e::grade("scatter-gather", kSource / "reference" / "scatter-gather",
-                                {"--part", "cpu_fast"}, 900,
-                                {"GPULAB_SOURCE_DIR=" + src.string()});
+                                {"--part", "cpu_fast"}, 900, {"GPULAB_SOURCE_DIR=" + src.string()});
     CHECK(g.process.exit_code == 0);
     const json speedup = test_named(g.report, "cpu_fast: speedup over the baseline");
     CHECK(speedup["max_score"] == 4);

@@ -41,8 +41,8 @@ std::vector<std::vector<Expected>> labs_with_expectations() {
     for (const auto& e : fs::directory_iterator(lab_dir)) {
       std::ifstream in(e.path() / "expect.json");
       if (!in) continue;
-      subs.push_back({lab_dir.filename().string(), e.path().filename().string(), e.path(),
-                      json::parse(in)});
+      subs.push_back(
+          {lab_dir.filename().string(), e.path().filename().string(), e.path(), json::parse(in)});
     }
     std::sort(subs.begin(), subs.end(),
               [](const Expected& a, const Expected& b) { return a.name < b.name; });
@@ -59,8 +59,9 @@ bool on_backend(const json& spec, const std::string& backend) {
 
 void check_outputs_contain(const json& test, const json& spec) {
   for (const auto& text : spec.value("output_contains", json::array()))
-    CHECK_MESSAGE(contains(test, text.get<std::string>()),
-                  "\"" << text.get<std::string>() << "\" is not in\n" << test.dump(2));
+    CHECK_MESSAGE(contains(test, text.get<std::string>()), "\"" << text.get<std::string>()
+                                                                << "\" is not in\n"
+                                                                << test.dump(2));
 }
 
 void check_group(const json& report, const std::string& part, const std::string& group,

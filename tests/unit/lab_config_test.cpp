@@ -195,10 +195,14 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
        },
        {"dataset_groups[2].datasets[0].parts", "\"reduce\""}},
       {"speedup below 1",
-       [](json& j) { j["rubric"]["gather"]["speedup"] = {{"points", 5}, {"at_least", 0.5}}; },
+       [](json& j) {
+         j["rubric"]["gather"]["speedup"] = {{"points", 5}, {"at_least", 0.5}};
+       },
        {"rubric.gather.speedup", "at_least >= 1"}},
       {"speedup without points",
-       [](json& j) { j["rubric"]["gather"]["speedup"] = {{"at_least", 2}}; },
+       [](json& j) {
+         j["rubric"]["gather"]["speedup"] = {{"at_least", 2}};
+       },
        {"rubric.gather.speedup", "missing \"points\""}},
       {"scalability over a dataset that is not timed",
        [](json& j) {
@@ -247,16 +251,18 @@ TEST_CASE("the coarsening lab.json: trusted .cu driver files and speedup points"
   CHECK(r.speedup.at_least == j["rubric"]["coarsened"]["speedup"]["at_least"].get<double>());
   CHECK(r.scalability.points == 0);
   CHECK(r.timed_points() == r.performance + r.speedup.points);
-  CHECK(lab.part_points("coarsened") == r.group_points.at("public") +
-                                            r.group_points.at("hidden") + r.timed_points());
+  CHECK(lab.part_points("coarsened") ==
+        r.group_points.at("public") + r.group_points.at("hidden") + r.timed_points());
 }
 
 TEST_CASE("a scalability rubric names two timing datasets of its part") {
   test::TempDir tmp;
   json j = real_lab();
   j["dataset_groups"][2]["datasets"].push_back(
-      {{"name", "small"}, {"params", j["dataset_groups"][2]["datasets"][0]["params"]},
-       {"seed", 99}, {"parts", {"gather"}}});
+      {{"name", "small"},
+       {"params", j["dataset_groups"][2]["datasets"][0]["params"]},
+       {"seed", 99},
+       {"parts", {"gather"}}});
   j["rubric"]["gather"]["scalability"] = {
       {"points", 7}, {"small", "small"}, {"large", "large"}, {"max_growth", 1.25}};
   const fs::path file = tmp / "labs" / "scatter-gather" / "lab.json";

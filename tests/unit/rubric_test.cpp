@@ -103,8 +103,7 @@ TEST_CASE("every committed handout's rubric block is generated from its lab.json
 TEST_CASE("rubric_markdown has a column for speedup points only where a lab gives them") {
   const LabConfig sg = LabConfig::load(lab_json());
   CHECK_FALSE(contains(gpulab::rubric_markdown(sg), "Speedup"));
-  const LabConfig lab =
-      LabConfig::load(test::source_dir() / "labs" / "coarsening" / "lab.json");
+  const LabConfig lab = LabConfig::load(test::source_dir() / "labs" / "coarsening" / "lab.json");
   const std::string md = gpulab::rubric_markdown(lab);
   CHECK(contains(md, "| Performance | Speedup | Total |"));
   CHECK(contains(md, "| `coarsened` (GPU) | 15 | 15 | 15 | 10 | 55 |"));

@@ -62,8 +62,7 @@ void dcs_coarsened(const float* atoms, int n_atoms, Lattice lat, float* potentia
   const dim3 block(kBlockX, kBlockY);
   // One chunk needs no carry between launches; more get a stream-ordered padded scratch.
   float* acc = nullptr;
-  if (n_atoms > kChunk)
-    cudaMallocAsync(&acc, sizeof(float) * pad_nx * pad_ny * lat.nz, 0);
+  if (n_atoms > kChunk) cudaMallocAsync(&acc, sizeof(float) * pad_nx * pad_ny * lat.nz, 0);
   for (int base = 0; base + kChunk <= n_atoms || base == 0; base += kChunk) {  // BUG
     const int n = n_atoms - base < kChunk ? n_atoms - base : kChunk;
     if (n > 0)

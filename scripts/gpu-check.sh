@@ -103,6 +103,7 @@ for t in json.load(open(sys.argv[1]))["tests"]:
         for s in "reference/$lab" "labs/$lab" tests/submissions/"$lab"/*/; do
           s=${s%/}
           echo "--- $lab: $s"
+          [[ $s == tests/* ]] && s=$(python3 scripts/submission_dir.py "$s" "$out/submissions")
           timed=--no-time
           [[ $s == reference/* ]] && timed=
           $gpulab grade "$lab" --submission "$s" --hidden-seed 11 $timed \

@@ -6,13 +6,19 @@
 //      {"part": P, "backends": ["sim", "cuda"],
 //       "build": "fail"                      (the part's "does not build" test), or
 //       "public": "pass" | "fail", "hidden": "pass" | "fail" (optional),
-//       "output_contains": [texts the failing test's output must hold]}
-// Adding a lab or a planted bug adds files, not test code. (scatter-gather's own suites,
-// grade_e2e.cpp, check more of the grader with it.)
+//       "output_contains": [texts the failing test's output must hold],
+//       "about": what the submission is (for people),
+//       "from_reference": {file: [[old, new], ...]}   (optional, see below)}
+// A planted bug is best written as edits of the reference ("from_reference"): the submission
+// is then the reference's files with each `old` text (which must occur exactly once) replaced
+// by `new`, so the bug follows the reference as it is tuned, and a bug that no longer applies
+// fails this test. Adding a lab or a planted bug adds files, not test code. (scatter-gather's
+// own suites, grade_e2e.cpp, check more of the grader with it.)
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -76,11 +82,40 @@ void check_group(const json& report, const std::string& part, const std::string&
   }
 }
 
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The submission's directory: its own, or the reference with its "from_reference" edits.
+fs::path materialize(const Expected& e) {
+  if (!e.spec.contains("from_reference")) return e.dir;
+  const fs::path dir = scratch(e.lab + "-" + e.name + "-source") / e.name;
+  fs::create_directories(dir);
+  const fs::path ref = kSource / "reference" / e.lab;
+  for (const auto& f : fs::directory_iterator(ref)) fs::copy(f.path(), dir / f.path().filename());
+  for (const auto& [file, edits] : e.spec["from_reference"].items()) {
+    std::string text = read_file(ref / file);
+    for (const auto& edit : edits) {
+      const std::string old_text = edit.at(0).get<std::string>();
+      const size_t at = text.find(old_text);
+      REQUIRE_MESSAGE((at != std::string::npos && text.find(old_text, at + 1) == std::string::npos),
+                      "the planted bug " << e.name << " no longer applies to " << (ref / file)
+                                         << ": this text is not in it exactly once:\n"
+                                         << old_text);
+      text.replace(at, old_text.size(), edit.at(1).get<std::string>());
+    }
+    std::ofstream(dir / file, std::ios::binary) << text;
+  }
+  return dir;
+}
+
 void check_submission(const Expected& e, const std::vector<std::string>& backend_args) {
   const std::string part = e.spec.at("part").get<std::string>();
   std::vector<std::string> args = backend_args;
   args.insert(args.end(), {"--part", part, "--no-time"});
-  const Graded g = grade(e.lab, e.dir, args, 300);
+  const Graded g = grade(e.lab, materialize(e), args, 300);
   CHECK(g.process.exit_code == 0);
   if (e.spec.value("build", "") == "fail") {
     CHECK(score(g.report) == 0);

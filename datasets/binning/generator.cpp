@@ -48,6 +48,7 @@
 #endif
 
 #include "generator_registry.h"
+#include "lattice_gap.h"
 #include "npy.h"
 #include "parallel.h"
 #include "rng.h"
@@ -131,18 +132,6 @@ Box widened(const Box& b, double by) {
     w.hi[a] += by;
   }
   return w;
-}
-
-// Distance along one axis from coordinate c to the nearest of the n float32 lattice positions.
-float axis_gap(float c, int n, float h) {
-  const long i = std::lround(c / h);
-  const int clamped = static_cast<int>(std::min<long>(std::max<long>(i, 0), n - 1));
-  float best = std::fabs(c - clamped * h);
-  for (int d : {-1, 1}) {
-    const int k = clamped + d;
-    if (k >= 0 && k < n) best = std::min(best, std::fabs(c - k * h));
-  }
-  return best;
 }
 
 // Whether an atom at c keeps both clearances from every lattice point (see the top).

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "generator_registry.h"
+#include "lattice_gap.h"
 #include "npy.h"
 #include "parallel.h"
 #include "rng.h"
@@ -52,18 +53,6 @@ inline Params parse(const nlohmann::json& p) {
   return r;
 }
 
-// Distance along one axis from coordinate c to the nearest of the n float32 lattice positions.
-inline float axis_gap(float c, int n, float h) {
-  const long i = std::lround(c / h);
-  const int clamped = static_cast<int>(std::min<long>(std::max<long>(i, 0), n - 1));
-  float best = std::fabs(c - clamped * h);
-  for (int d : {-1, 1}) {
-    const int k = clamped + d;
-    if (k >= 0 && k < n) best = std::min(best, std::fabs(c - k * h));
-  }
-  return best;
-}
-
 // Index of the dominant atom: 0, n-1, or the largest power of two below n (a block and tile
 // boundary for every power-of-two block size up to it).
 inline int dominant_index(const std::string& where, int n) {
@@ -96,7 +85,7 @@ class DcsGenerator final : public DatasetGenerator {
         float d2 = 0;
         for (int ax = 0; ax < 3; ++ax) {
           c[ax] = static_cast<float>(rng.uniform(lo, hi[ax]));
-          const float g = dcs::axis_gap(c[ax], n[ax], p.h);
+          const float g = axis_gap(c[ax], n[ax], p.h);
           d2 += g * g;
         }
         if (d2 >= (0.1f * p.h) * (0.1f * p.h)) break;

@@ -554,28 +554,34 @@ class Grading {
     const DatasetSpec* specs[2] = {lab_.timing_dataset(r.small, part.name, &groups[0]),
                                    lab_.timing_dataset(r.large, part.name, &groups[1])};
     const DatasetDirs dirs[2] = {dataset(*groups[0], *specs[0]), dataset(*groups[1], *specs[1])};
-    std::vector<double> per_unit[2], growth;
+    std::vector<double> per_unit[2], ms[2], growth;
+    DatasetRow rows[2] = {{part.name, specs[0]->name, "pass", 0, -1, -1, -1},
+                          {part.name, specs[1]->name, "pass", 0, -1, -1, -1}};
     for (int round = 0; round < rounds; ++round) {
       double this_round[2] = {0, 0};
       for (int n = 0; n < 2; ++n) {
         const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
         log_ << "  timing your " << part.name << " on " << specs[k]->name << " (round " << round + 1
              << " of " << rounds << ")\n";
-        DatasetRow row{part.name, specs[k]->name, "pass", 0, -1, -1, -1};
         RunOutcome o;
         std::string why;
-        if (!timed_student_run(part, dirs[k], timing, false, specs[k]->name, o, row, why)) {
-          report.rows.push_back(row);
+        if (!timed_student_run(part, dirs[k], timing, false, specs[k]->name, o, rows[k], why)) {
+          report.rows.push_back(rows[k]);
           return why;
         }
         const double work = o.result.value("work", 0.0);
         if (!(work > 0))
           throw std::runtime_error("the runner of " + part.name + " reports no work on " +
                                    specs[k]->name + ", so time per unit is undefined");
-        this_round[k] = timing_median(o) / work;
+        ms[k].push_back(timing_median(o));
+        this_round[k] = ms[k].back() / work;
         per_unit[k].push_back(this_round[k]);
       }
       growth.push_back(this_round[1] / this_round[0]);
+    }
+    for (int k = 0; k < 2; ++k) {  // the terminal table's rows: the student's median times
+      rows[k].student_ms = median(ms[k]);
+      report.rows.push_back(rows[k]);
     }
     const std::string unit = lab_.timing.value("work_unit", std::string("work unit"));
     const double g = median(growth);
@@ -585,7 +591,8 @@ class Grading {
                {"small_ns_per_unit", median(per_unit[0]) * 1e6},
                {"large_ns_per_unit", median(per_unit[1]) * 1e6},
                {"max_growth", r.max_growth}};
-    return "Time per " + unit + ": " + fmt("%.4g ns on ", median(per_unit[0]) * 1e6) + r.small +
+    return "Your time per unit of work (" + unit +
+           "): " + fmt("%.4g ns on ", median(per_unit[0]) * 1e6) + r.small +
            fmt(", %.4g ns on ", median(per_unit[1]) * 1e6) + r.large +
            fmt(": it grows %.3fx (the median over %.0f rounds). ", g,
                static_cast<double>(growth.size())) +

@@ -82,7 +82,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
           const double bms = r["baseline"]["timing"]["median_ms"].get<double>();
           std::snprintf(buf, sizeof buf,
                         "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s (%s; "
-                        "the reference is %.1fx faster)\n",
+                        "the reference reaches %.2fx its throughput)\n",
                         "baseline", ds.name.c_str(), bms,
                         100 * r["baseline"]["timing"].value("rel_se", 0.0),
                         r.value("work", 0.0) / (bms * 1e-3), "-", "-", clock.c_str(),

@@ -16,21 +16,24 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
                         const std::filesystem::path& got_path, const DatasetDirs& ds,
                         std::vector<size_t>& shape) {
   CompareResult r;
-  const NpyArray expected = read_npy(ds.expected / (spec.name + ".npy"), DType::f64);
+  const bool exact = spec.tolerance.exact();
+  const NpyArray expected =
+      read_npy(ds.expected / (spec.name + ".npy"), exact ? DType::i32 : DType::f64);
   shape = expected.shape;
   NpyArray got;
   try {
-    got = read_npy(got_path, DType::f32);
+    got = read_npy(got_path, exact ? DType::i32 : DType::f32);
   } catch (const NpyError& e) {
     r.problem = std::string("the runner's output is unusable: ") + e.what();
     return r;
   }
-  const NpyArray magnitude = read_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
   if (got.shape != expected.shape) {
     r.problem =
         "has shape " + got.shape_string() + " but " + expected.shape_string() + " was expected";
     return r;
   }
+  if (exact) return compare_exact(got.as<int32_t>(), expected.as<int32_t>(), got.count());
+  const NpyArray magnitude = read_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
   SumMagnitudeTolerance tol;
   tol.K = spec.tolerance.K;
   tol.unit_roundoff = spec.tolerance.unit_roundoff;
@@ -49,7 +52,9 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
     position = beside(spec.name + "_position");
     per_element.position = position.as<double>();
   }
-  if (spec.tolerance.per_element_terms()) {
+  if (spec.tolerance.terms_constant > 0) {
+    tol.n_terms = spec.tolerance.terms_constant;
+  } else if (spec.tolerance.per_element_terms()) {
     terms = beside(spec.tolerance.terms_file());
     per_element.terms = terms.as<double>();
   } else if (!params.contains(spec.tolerance.terms) ||

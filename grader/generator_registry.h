@@ -20,8 +20,9 @@ class DatasetGenerator {
   // std::invalid_argument naming the parameter when params are unusable.
   virtual void generate(const nlohmann::json& params, uint64_t seed,
                         const std::filesystem::path& input_dir) const = 0;
-  // Reads the inputs and writes the expected outputs into expected_dir as float64 .npy, with
-  // "<output>_magnitude.npy" beside each output whose tolerance model needs it.
+  // Reads the inputs and writes the expected outputs into expected_dir as .npy: float64 for a
+  // float32 output, with "<output>_magnitude.npy" beside it; int32 for an int32 output (compared
+  // exactly).
   virtual void oracle(const std::filesystem::path& input_dir,
                       const std::filesystem::path& expected_dir) const = 0;
 };

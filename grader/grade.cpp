@@ -84,6 +84,19 @@ std::string describe_sim_findings(const std::vector<nlohmann::json>& found,
   return out;
 }
 
+// The largest file a runner may write: 1 GiB, or more where the expected outputs are larger (a
+// scan of 2^28 ints writes 1 GiB and a header). An expected float output is float64, twice
+// the runner's float32 file; an expected int32 output has the runner's size exactly.
+size_t output_file_limit(const PartSpec& part, const DatasetDirs& ds) {
+  size_t largest = 0;
+  for (const auto& name : part.outputs) {
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(ds.expected / (name + ".npy"), ec);
+    if (!ec) largest = std::max<size_t>(largest, bytes);
+  }
+  return std::max(size_t{1} << 30, largest + (largest / 8) + (size_t{1} << 20));
+}
+
 RunOutcome run_runner(const std::filesystem::path& runner, const std::string& backend,
                       const PartSpec& part, const DatasetDirs& ds,
                       const std::filesystem::path& out_dir, bool time, const nlohmann::json& timing,
@@ -101,7 +114,7 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& ba
   po.timeout_s = timeout_s;
   po.output_limit = 16 * 1024;
   po.cpu_limit_s = 2 * timeout_s + 10;
-  po.file_size_limit = size_t{1} << 30;
+  po.file_size_limit = output_file_limit(part, ds);
   po.env = part.runner_env();
   const bool sim = backend == "sim";
   if (sim) {
@@ -290,10 +303,17 @@ class Grading {
   }
 
   // A part's points in this grading's maximum: GPU parts without a GPU are left out of it
-  // unless the instructor asked for them to count; the sim backend leaves out performance.
+  // unless the instructor asked for them to count; the sim backend leaves out performance, and
+  // every backend the correctness groups that lab.json does not run on it (sizes only a GPU
+  // checks in time).
   double graded_max(const PartSpec& part) const {
     if (part.gpu && !gpu_parts_run() && !o_.require_gpu) return 0;
-    return lab_.part_points(part.name) - (sim() ? lab_.rubric.at(part.name).timed_points() : 0);
+    const PartRubric& rubric = lab_.rubric.at(part.name);
+    double max = lab_.part_points(part.name) - (sim() ? rubric.timed_points() : 0);
+    for (const auto& g : lab_.groups)
+      if (!g.timing && !g.on_backend(o_.backend) && rubric.group_points.count(g.name))
+        max -= rubric.group_points.at(g.name);
+    return max;
   }
 
   void fail_all(Report& report, const std::string& why) {
@@ -351,6 +371,18 @@ class Grading {
     }
     bool public_ok = true, part_timed_out = false;
     for (const auto& g : lab_.groups) {
+      if (!g.timing && !g.on_backend(o_.backend) && rubric.group_points.count(g.name))
+        report.tests.push_back({part.name + ": correctness on the " + g.name +
+                                    " datasets not run (" + o_.backend + " backend)",
+                                0,
+                                0,
+                                false,
+                                "lab.json runs these datasets on other backends only (" +
+                                    nlohmann::json(g.backends).dump() +
+                                    "), so their points are left out here.",
+                                "visible",
+                                {part.name, g.name},
+                                {}});
       if (g.timing || !g.on_backend(o_.backend) || (g.hidden && !o_.include_hidden)) continue;
       std::vector<const DatasetSpec*> sets;
       for (const auto& ds : g.datasets)

@@ -103,15 +103,30 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
   for (const auto& [name, o] : outputs.items()) {
     const std::string where = "outputs." + name;
     OutputSpec s{name, r.str(o, "dtype", where), {}};
-    if (s.dtype != "float32") r.fail(where + ".dtype", "only float32 outputs are supported");
+    if (s.dtype != "float32" && s.dtype != "int32")
+      r.fail(where + ".dtype", "\"" + s.dtype + "\" is not supported (float32 or int32)");
     const auto& t = r.field(o, "tolerance", where);
     s.tolerance.model = r.str(t, "model", where + ".tolerance");
+    if (s.tolerance.model == "exact") {
+      if (s.dtype != "int32")
+        r.fail(where + ".tolerance.model", "\"exact\" compares int32 outputs only");
+      c.outputs[name] = s;
+      continue;
+    }
     if (s.tolerance.model != "sum_magnitude")
       r.fail(where + ".tolerance.model",
-             "unknown model \"" + s.tolerance.model + "\" (known: sum_magnitude)");
+             "unknown model \"" + s.tolerance.model + "\" (known: sum_magnitude, exact)");
+    if (s.dtype != "float32")
+      r.fail(where + ".tolerance.model", "\"sum_magnitude\" compares float32 outputs only");
     s.tolerance.K = r.num(t, "K", where + ".tolerance");
     s.tolerance.unit_roundoff = r.num(t, "unit_roundoff", where + ".tolerance");
-    s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
+    if (r.field(t, "terms", where + ".tolerance").is_number()) {
+      s.tolerance.terms_constant = t["terms"].get<double>();
+      if (!(s.tolerance.terms_constant >= 1))
+        r.fail(where + ".tolerance.terms", "a constant count of terms must be >= 1");
+    } else {
+      s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
+    }
     if (t.contains("position")) {
       if (!t["position"].is_boolean())
         r.fail(where + ".tolerance.position", "must be true or false");

@@ -18,13 +18,19 @@ struct LabConfigError : std::runtime_error {
 };
 
 struct ToleranceSpec {
-  std::string model;  // "sum_magnitude"
+  // "sum_magnitude" (float32 outputs, harness/compare.h) or "exact" (int32 outputs: bit-exact,
+  // the oracle's int64 result reduced to 32 bits, so wrap-around is defined).
+  std::string model;
+  bool exact() const { return model == "exact"; }
   double K = 0;
   double unit_roundoff = 0;
   // What counts the summed terms n: a dataset parameter (the same n for every element), or
   // "expected:<name>": an array <name>.npy the oracle writes beside the expected output, one n
-  // per element (a cutoff sum adds a different number of terms at every point).
+  // per element (a cutoff sum adds a different number of terms at every point), or, when
+  // lab.json gives a number, that constant (1 for a scan, whose bound K u sum|x_i| has no sqrt(n)
+  // factor: a scan's error follows the depth of its adds, not their count).
   std::string terms;
+  double terms_constant = 0;  // > 0 when lab.json gives a number
   static constexpr const char* kPerElementPrefix = "expected:";
   bool per_element_terms() const { return terms.rfind(kPerElementPrefix, 0) == 0; }
   std::string terms_file() const {
@@ -37,7 +43,7 @@ struct ToleranceSpec {
 
 struct OutputSpec {
   std::string name;
-  std::string dtype;
+  std::string dtype;  // "float32" or "int32"
   ToleranceSpec tolerance;
 };
 

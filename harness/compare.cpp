@@ -71,10 +71,32 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
   return r;
 }
 
+CompareResult compare_exact(const int32_t* got, const int32_t* expected, size_t count) {
+  CompareResult r;
+  r.exact = true;
+  r.count = count;
+  for (size_t i = 0; i < count; ++i) {
+    if (got[i] == expected[i]) continue;
+    if (got[i] == kPoisonInt) {
+      if (r.n_unwritten++ == 0) r.first_unwritten = i;
+      continue;
+    }
+    if (r.n_fail++ == 0) {
+      r.worst_index = i;
+      r.worst_expected = expected[i];
+      r.worst_got = got[i];
+    }
+  }
+  r.pass = r.n_fail == 0 && r.n_unwritten == 0;
+  r.max_err_over_bound = r.pass ? 0 : INFINITY;
+  return r;
+}
+
 std::string CompareResult::message(const std::string& output_name,
                                    const std::vector<size_t>& shape) const {
   if (!problem.empty()) return output_name + ": " + problem;
   char buf[512];
+  if (pass && exact) return output_name + ": all " + std::to_string(count) + " values exact";
   if (pass) {
     std::snprintf(buf, sizeof buf,
                   "%s: all %zu values within tolerance (largest error is %.3g of its bound)",
@@ -84,9 +106,10 @@ std::string CompareResult::message(const std::string& output_name,
   std::string m = output_name + ": ";
   if (n_unwritten) {
     std::snprintf(buf, sizeof buf,
-                  "%zu of %zu values were never written (they still hold the poison NaN the "
+                  "%zu of %zu values were never written (they still hold the poison %s the "
                   "output buffer starts with), the first at %s. ",
-                  n_unwritten, count, index_string(first_unwritten, shape).c_str());
+                  n_unwritten, count, exact ? "value 2144000941" : "NaN",
+                  index_string(first_unwritten, shape).c_str());
     m += buf;
     if (n_unwritten == count)
       m += "Nothing was written at all: is the part implemented, and are its kernels launched? ";
@@ -100,7 +123,14 @@ std::string CompareResult::message(const std::string& output_name,
                   n_nan);
     m += buf;
   }
-  if (n_fail) {
+  if (n_fail && exact) {
+    std::snprintf(buf, sizeof buf,
+                  "%zu of %zu values are wrong (integers must match exactly); the first is at %s: "
+                  "expected %.0f, got %.0f (off by %.0f).",
+                  n_fail, count, index_string(worst_index, shape).c_str(), worst_expected,
+                  worst_got, worst_got - worst_expected);
+    m += buf;
+  } else if (n_fail) {
     // The worst value's own ratio: max_err_over_bound is infinite when a NaN sits beside it.
     const double worst_err = std::fabs(worst_got - worst_expected);
     const double worst_ratio = worst_bound > 0 ? worst_err / worst_bound : INFINITY;

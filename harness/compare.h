@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct CompareResult {
   double max_err_over_bound = 0;  // over all elements; < 1 means pass
   size_t first_unwritten = 0;
   std::string problem;  // shape or dtype mismatch; set means nothing else was compared
+  bool exact = false;   // an integer output: n_fail counts values that differ at all
 
   // One paragraph for a student: what failed, where (as [k][j][i] for this shape), by how much.
   std::string message(const std::string& output_name, const std::vector<size_t>& shape) const;
@@ -50,6 +52,11 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
                                     const double* magnitude, size_t count,
                                     const SumMagnitudeTolerance& tol,
                                     const PerElementBound& per_element = {});
+
+// Integers, bit-exact: `expected` holds the oracle's int64 results reduced to 32 bits (so
+// wrap-around is defined). An element still holding the poison word is "never written", unless
+// that word is what was expected. The worst element is the first that differs.
+CompareResult compare_exact(const int32_t* got, const int32_t* expected, size_t count);
 
 // "[3][17][5]" for a flat index into a C-ordered array of this shape.
 std::string index_string(size_t flat, const std::vector<size_t>& shape);

@@ -4,17 +4,18 @@
 
 namespace gpulab {
 
-size_t FloatOutput::count() const {
+size_t OutputArray::count() const {
   size_t n = 1;
   for (size_t d : shape) n *= d;
   return n;
 }
 
-void check_guards(const float* buffer, size_t count, const char* what) {
+void check_guards(const void* buffer, size_t count, const char* what) {
+  const auto* words = static_cast<const uint32_t*>(buffer);
   size_t before = 0, after = 0;
-  for (size_t i = 0; i < kGuardFloats; ++i) {
-    before += !is_poison(buffer[i]);
-    after += !is_poison(buffer[kGuardFloats + count + i]);
+  for (size_t i = 0; i < kGuardWords; ++i) {
+    before += words[i] != kPoisonBits;
+    after += words[kGuardWords + count + i] != kPoisonBits;
   }
   if (before + after == 0) return;
   throw std::runtime_error(
@@ -24,23 +25,34 @@ void check_guards(const float* buffer, size_t count, const char* what) {
       "not write: is a bounds check missing?");
 }
 
-GpuOutputs::GpuOutputs(FloatOutput spec, int n_sets)
-    : spec_(std::move(spec)), poison_(spec_.count() + 2 * kGuardFloats, poison_float()) {
+template <class T>
+GpuOutputsOf<T>::GpuOutputsOf(OutputArray spec, int n_sets)
+    : spec_(std::move(spec)), poison_(spec_.count() + 2 * kGuardWords) {
+  // Poisoning is a device-to-device copy from one poisoned buffer: a timed sample of a large
+  // output then waits for the GPU's copy bandwidth, not for the PCIe bus.
+  poison_.upload(std::vector<T>(poison_.size(), poison_value<T>()).data());
   for (int i = 0; i < n_sets; ++i) sets_.emplace_back(poison_.size());
 }
 
-void GpuOutputs::poison(int set) {
-  sets_[static_cast<size_t>(set)].upload(poison_.data());
+template <class T>
+void GpuOutputsOf<T>::poison(int set) {
+  auto& dst = sets_[static_cast<size_t>(set)];
+  GPULAB_CUDA(
+      cudaMemcpy(dst.get(), poison_.get(), dst.size() * sizeof(T), cudaMemcpyDeviceToDevice));
 }
 
-std::vector<float> GpuOutputs::download(int set, const char* what) const {
-  std::vector<float> all = sets_[static_cast<size_t>(set)].download();
+template <class T>
+std::vector<T> GpuOutputsOf<T>::download(int set, const char* what) const {
+  std::vector<T> all = sets_[static_cast<size_t>(set)].download();
   check_guards(all.data(), spec_.count(), what);
-  return std::vector<float>(all.begin() + kGuardFloats, all.end() - kGuardFloats);
+  return std::vector<T>(all.begin() + kGuardWords, all.end() - kGuardWords);
 }
 
-CpuOutputs::CpuOutputs(FloatOutput spec, int n_sets) : spec_(std::move(spec)) {
-  for (int i = 0; i < n_sets; ++i) sets_.emplace_back(spec_.count() + 2 * kGuardFloats);
+template class GpuOutputsOf<float>;
+template class GpuOutputsOf<int32_t>;
+
+CpuOutputs::CpuOutputs(OutputArray spec, int n_sets) : spec_(std::move(spec)) {
+  for (int i = 0; i < n_sets; ++i) sets_.emplace_back(spec_.count() + 2 * kGuardWords);
 }
 
 void CpuOutputs::poison(int set) {
@@ -51,14 +63,15 @@ void CpuOutputs::poison(int set) {
 const float* CpuOutputs::checked(int set, const char* what) const {
   const float* all = sets_[static_cast<size_t>(set)].data();
   check_guards(all, spec_.count(), what);
-  return all + kGuardFloats;
+  return all + kGuardWords;
 }
 
 int input_sets(const RunContext& ctx) {
   return ctx.time ? std::max(1, ctx.policy.input_sets) : 1;
 }
 
-void run_gpu_part(RunContext& ctx, GpuOutputs& out, const SetFn& call, const char* what) {
+template <class T>
+void run_gpu_part(RunContext& ctx, GpuOutputsOf<T>& out, const SetFn& call, const char* what) {
   const auto& spec = out.spec();
   out.poison(0);
   GPULAB_CUDA(cudaDeviceSynchronize());
@@ -71,6 +84,9 @@ void run_gpu_part(RunContext& ctx, GpuOutputs& out, const SetFn& call, const cha
   ctx.write_output("timed_" + spec.name, spec.shape, out.download(t.last_set, what).data());
   ctx.result["timing"] = t.to_json();
 }
+
+template void run_gpu_part(RunContext&, GpuOutputsOf<float>&, const SetFn&, const char*);
+template void run_gpu_part(RunContext&, GpuOutputsOf<int32_t>&, const SetFn&, const char*);
 
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what) {
   const auto& spec = out.spec();

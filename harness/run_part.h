@@ -3,6 +3,7 @@
 // too, so that timed runs are checked as well. Drivers supply only how to call the student.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,47 +13,53 @@
 
 namespace gpulab {
 
-// One float output per input set, poisoned before each call. Each array sits between two
-// guard zones that are poisoned too and checked after every call, so a write past either end
-// (a missing bounds check) is caught even where it would not fault.
-struct FloatOutput {
+// The name and shape of one output array.
+struct OutputArray {
   std::string name;
   std::vector<size_t> shape;
   size_t count() const;
 };
 
-constexpr size_t kGuardFloats = 16384;  // 64 KB on each side
+constexpr size_t kGuardWords = 16384;  // 64 KB of 32-bit words on each side
 
 // Throws, naming `what`, when a guard zone no longer holds only poison. `buffer` is the whole
-// allocation: guard, the output's `count` values, guard.
-void check_guards(const float* buffer, size_t count, const char* what);
+// allocation of 32-bit words: guard, the output's `count` values, guard.
+void check_guards(const void* buffer, size_t count, const char* what);
 
-class GpuOutputs {
+// One output of 32-bit elements (float or int32_t) per input set, poisoned before each call.
+// Each array sits between two guard zones that are poisoned too and checked after every call,
+// so a write past either end (a missing bounds check) is caught even where it would not fault.
+template <class T>
+class GpuOutputsOf {
+  static_assert(sizeof(T) == 4, "outputs hold 32-bit elements: the poison is one 32-bit word");
+
  public:
-  GpuOutputs(FloatOutput spec, int n_sets);
-  float* get(int set) { return sets_[static_cast<size_t>(set)].get() + kGuardFloats; }
+  GpuOutputsOf(OutputArray spec, int n_sets);
+  T* get(int set) { return sets_[static_cast<size_t>(set)].get() + kGuardWords; }
   void poison(int set);
   // Checks the guards of `set` and returns its values.
-  std::vector<float> download(int set, const char* what) const;
-  const FloatOutput& spec() const { return spec_; }
+  std::vector<T> download(int set, const char* what) const;
+  const OutputArray& spec() const { return spec_; }
 
  private:
-  FloatOutput spec_;
-  std::vector<DeviceBuffer<float>> sets_;
-  std::vector<float> poison_;
+  OutputArray spec_;
+  std::vector<DeviceBuffer<T>> sets_;
+  DeviceBuffer<T> poison_;  // the poisoned image of one set, guards included
 };
+using GpuOutputs = GpuOutputsOf<float>;
+using GpuIntOutputs = GpuOutputsOf<int32_t>;
 
 class CpuOutputs {
  public:
-  CpuOutputs(FloatOutput spec, int n_sets);
-  float* get(int set) { return sets_[static_cast<size_t>(set)].data() + kGuardFloats; }
+  CpuOutputs(OutputArray spec, int n_sets);
+  float* get(int set) { return sets_[static_cast<size_t>(set)].data() + kGuardWords; }
   void poison(int set);
   // Checks the guards of `set` and returns its values.
   const float* checked(int set, const char* what) const;
-  const FloatOutput& spec() const { return spec_; }
+  const OutputArray& spec() const { return spec_; }
 
  private:
-  FloatOutput spec_;
+  OutputArray spec_;
   std::vector<std::vector<float>> sets_;
 };
 
@@ -61,7 +68,8 @@ int input_sets(const RunContext& ctx);
 
 // `call(set)` invokes the student's host function on input set `set` and outputs `out.get(set)`.
 // `what` names the function in error messages ("dcs_gather").
-void run_gpu_part(RunContext& ctx, GpuOutputs& out, const SetFn& call, const char* what);
+template <class T>
+void run_gpu_part(RunContext& ctx, GpuOutputsOf<T>& out, const SetFn& call, const char* what);
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what);
 
 // Time a trusted baseline (the lab's plain version, not student code) on the same protocol;

@@ -21,7 +21,7 @@ struct Input {
     return static_cast<size_t>(lattice.nx) * static_cast<size_t>(lattice.ny) *
            static_cast<size_t>(lattice.nz);
   }
-  FloatOutput potential_spec() const {
+  OutputArray potential_spec() const {
     return {"potential",
             {static_cast<size_t>(lattice.nz), static_cast<size_t>(lattice.ny),
              static_cast<size_t>(lattice.nx)}};

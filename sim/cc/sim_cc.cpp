@@ -85,8 +85,10 @@ class Driver {
       if (a.rfind("-I", 0) == 0 && fs::exists(fs::path(a.substr(2)) / "cuda_runtime.h")) continue;
       out.push_back(a);
     }
-    // Thrust runs on its C++ back-end, with CCCL's headers after the sim ones.
+    // Thrust runs on its C++ back-end, with CCCL's headers after the sim ones. GPULAB_SIM_BACKEND
+    // lets trusted code (a lab's CUB baseline, which has no CPU back-end) leave itself out.
     out.push_back("-DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP");
+    out.push_back("-DGPULAB_SIM_BACKEND=1");
     if (!p_.cccl_include.empty()) {
       out.push_back("-isystem");
       out.push_back(p_.cccl_include);

@@ -58,7 +58,7 @@ double max_score(const json& report) {
 
 void check_full_correctness(const json& report, const std::string& part) {
   for (const char* group : {"public", "hidden"}) {
-    const json t = test_named(report, part + ": correctness on the " + group);
+    const json t = test_named(report, part + ": correctness on the " + group + " datasets");
     CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
     CHECK(t["max_score"].get<double>() > 0);
   }

@@ -5,7 +5,7 @@
 //  - each submission's report says what its expect.json says:
 //      {"part": P, "backends": ["sim", "cuda"],
 //       "build": "fail"                      (the part's "does not build" test), or
-//       "public": "pass" | "fail", "hidden": "pass" | "fail" (optional),
+//       "public": "pass" | "fail", "hidden": "pass" | "fail" (optional; any group of the lab),
 //       "output_contains": [texts the failing test's output must hold],
 //       "about": what the submission is (for people),
 //       "from_reference": {file: [[old, new], ...]}   (optional, see below)}
@@ -73,7 +73,9 @@ void check_outputs_contain(const json& test, const json& spec) {
 void check_group(const json& report, const std::string& part, const std::string& group,
                  const json& spec) {
   if (!spec.contains(group)) return;
-  const json t = test_named(report, part + ": correctness on the " + group);
+  const json t = test_named(report, part + ": correctness on the " + group + " datasets");
+  // A group that lab.json does not run on this backend is not run: nothing to check here.
+  if (t["name"].get<std::string>().find(" datasets not run (") != std::string::npos) return;
   if (spec[group] == "pass") {
     CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
   } else {
@@ -122,8 +124,12 @@ void check_submission(const Expected& e, const std::vector<std::string>& backend
     check_outputs_contain(test_named(g.report, part + ": does not build"), e.spec);
     return;
   }
-  check_group(g.report, part, "public", e.spec);
-  check_group(g.report, part, "hidden", e.spec);
+  // Every other key names a dataset group ("public", "hidden", or one of the lab's own).
+  static const std::vector<std::string> kNotGroups = {"part",  "backends",        "build",
+                                                      "about", "output_contains", "from_reference"};
+  for (const auto& [key, value] : e.spec.items())
+    if (std::find(kNotGroups.begin(), kNotGroups.end(), key) == kNotGroups.end())
+      check_group(g.report, part, key, e.spec);
 }
 
 void check_labs(const std::string& backend, bool timed) {

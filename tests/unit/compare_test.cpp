@@ -224,3 +224,35 @@ TEST_CASE("the position sensitivity widens each element's bound by K * u * posit
   CHECK(r.worst_index == 1);
   CHECK(r.max_err_over_bound == doctest::Approx(5.0).epsilon(0.01));
 }
+
+TEST_CASE("compare_exact: integers match bit for bit, and the poison word means never written") {
+  const std::vector<int32_t> expected = {0, -5, 2147483647, -2147483647 - 1, 7};
+  std::vector<int32_t> got = expected;
+  const std::vector<size_t> shape = {5};
+  CompareResult r = gpulab::compare_exact(got.data(), expected.data(), got.size());
+  CHECK(r.pass);
+  CHECK(contains(r.message("sums", shape), "all 5 values exact"));
+
+  got[1] = -4;  // off by one
+  got[3] = 0;
+  r = gpulab::compare_exact(got.data(), expected.data(), got.size());
+  CHECK_FALSE(r.pass);
+  CHECK(r.n_fail == 2);
+  CHECK(r.worst_index == 1);  // the first that differs
+  const std::string m = r.message("sums", shape);
+  CHECK(contains(m, "2 of 5 values are wrong"));
+  CHECK(contains(m, "at [1]: expected -5, got -4 (off by 1)"));
+
+  got = expected;
+  got[4] = gpulab::kPoisonInt;
+  r = gpulab::compare_exact(got.data(), expected.data(), got.size());
+  CHECK_FALSE(r.pass);
+  CHECK(r.n_unwritten == 1);
+  CHECK(r.n_fail == 0);
+  CHECK(contains(r.message("sums", shape), "never written"));
+  CHECK(contains(r.message("sums", shape), "the first at [4]"));
+
+  // When the poison word is the right answer, it counts as written.
+  const std::vector<int32_t> poison_expected = {gpulab::kPoisonInt};
+  CHECK(gpulab::compare_exact(poison_expected.data(), poison_expected.data(), 1).pass);
+}

@@ -177,6 +177,20 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
       {"position that is not a boolean",
        [](json& j) { j["outputs"]["potential"]["tolerance"]["position"] = "yes"; },
        {"outputs.potential.tolerance.position", "true or false"}},
+      {"int32 output compared within a float tolerance",
+       [](json& j) { j["outputs"]["potential"]["dtype"] = "int32"; },
+       {"outputs.potential.tolerance.model", "float32 outputs only"}},
+      {"exact model on a float output",
+       [](json& j) {
+         j["outputs"]["potential"]["tolerance"] = {{"model", "exact"}};
+       },
+       {"outputs.potential.tolerance.model", "int32 outputs only"}},
+      {"unsupported output dtype",
+       [](json& j) { j["outputs"]["potential"]["dtype"] = "float16"; },
+       {"outputs.potential.dtype", "\"float16\""}},
+      {"a constant count of terms below 1",
+       [](json& j) { j["outputs"]["potential"]["tolerance"]["terms"] = 0; },
+       {"outputs.potential.tolerance.terms", ">= 1"}},
       {"unknown tolerance model",
        [](json& j) { j["outputs"]["potential"]["tolerance"]["model"] = "relative"; },
        {"outputs.potential.tolerance.model", "\"relative\""}},
@@ -281,6 +295,22 @@ TEST_CASE("a scalability rubric names two timing datasets of its part") {
   CHECK(group == &lab.groups[2]);
   CHECK(lab.timing_dataset("small", "scatter") == nullptr);  // its "parts" leave scatter out
   CHECK(lab.timing_dataset("medium", "gather") == nullptr);  // not a timing dataset
+}
+
+TEST_CASE("an int32 output compared exactly, and a float one whose terms are a constant") {
+  test::TempDir tmp;
+  json j = real_lab();
+  j["outputs"]["potential"]["tolerance"]["terms"] = 1;
+  j["outputs"]["count"] = {{"dtype", "int32"}, {"tolerance", {{"model", "exact"}}}};
+  const fs::path file = tmp / "labs" / "scatter-gather" / "lab.json";
+  test::write_file(file, j.dump());
+  const LabConfig lab = LabConfig::load(file);
+  const auto& potential = lab.outputs.at("potential");
+  CHECK(potential.tolerance.terms_constant == 1);
+  CHECK_FALSE(potential.tolerance.exact());
+  const auto& count = lab.outputs.at("count");
+  CHECK(count.dtype == "int32");
+  CHECK(count.tolerance.exact());
 }
 
 TEST_CASE("a tolerance's terms: a dataset parameter, or a per-element array of the oracle") {

@@ -1,0 +1,48 @@
+// scan's baseline: cub::DeviceScan on the same inputs, trusted code timed in the same process
+// as the scan it is compared with. CUB has no CPU back-end, so the sim build leaves it out.
+#include <stdexcept>
+
+#include "driver_baseline.h"
+
+#ifndef GPULAB_SIM_BACKEND
+#include <cub/device/device_scan.cuh>
+
+#include "cuda_check.h"
+
+namespace {
+
+// CUB's temporary storage, kept between calls so that the timed calls are CUB's scan alone.
+struct Scratch {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  void reserve(size_t need) {
+    if (need <= bytes) return;
+    if (ptr) GPULAB_CUDA(cudaFree(ptr));
+    GPULAB_CUDA(cudaMalloc(&ptr, need));
+    bytes = need;
+  }
+};
+
+}  // namespace
+
+void baseline_cub_scan(const int* in, int* out, int n, ScanKind kind) {
+  static Scratch scratch;
+  size_t need = 0;
+  if (kind == ScanKind::exclusive) {
+    GPULAB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, n));
+    scratch.reserve(need);
+    GPULAB_CUDA(cub::DeviceScan::ExclusiveSum(scratch.ptr, need, in, out, n));
+  } else {
+    GPULAB_CUDA(cub::DeviceScan::InclusiveSum(nullptr, need, in, out, n));
+    scratch.reserve(need);
+    GPULAB_CUDA(cub::DeviceScan::InclusiveSum(scratch.ptr, need, in, out, n));
+  }
+}
+
+#else
+
+void baseline_cub_scan(const int*, int*, int, ScanKind) {
+  throw std::runtime_error("the CUB baseline needs a GPU: the sim backend does not run it");
+}
+
+#endif

@@ -371,7 +371,8 @@ class Grading {
     }
     bool public_ok = true, part_timed_out = false;
     for (const auto& g : lab_.groups) {
-      if (!g.timing && !g.on_backend(o_.backend) && rubric.group_points.count(g.name))
+      if (!g.timing && !g.on_backend(o_.backend) && rubric.group_points.count(g.name) &&
+          (o_.include_hidden || !g.hidden))
         report.tests.push_back({part.name + ": correctness on the " + g.name +
                                     " datasets not run (" + o_.backend + " backend)",
                                 0,

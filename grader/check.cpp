@@ -16,13 +16,13 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
                         const std::filesystem::path& got_path, const DatasetDirs& ds,
                         std::vector<size_t>& shape) {
   CompareResult r;
-  const bool exact = spec.tolerance.exact();
+  const bool ints = spec.dtype == "int32";  // compared exactly, or as sets
   const NpyArray expected =
-      read_npy(ds.expected / (spec.name + ".npy"), exact ? DType::i32 : DType::f64);
+      read_npy(ds.expected / (spec.name + ".npy"), ints ? DType::i32 : DType::f64);
   shape = expected.shape;
   NpyArray got;
   try {
-    got = read_npy(got_path, exact ? DType::i32 : DType::f32);
+    got = read_npy(got_path, ints ? DType::i32 : DType::f32);
   } catch (const NpyError& e) {
     r.problem = std::string("the runner's output is unusable: ") + e.what();
     return r;
@@ -32,7 +32,27 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
         "has shape " + got.shape_string() + " but " + expected.shape_string() + " was expected";
     return r;
   }
-  if (exact) return compare_exact(got.as<int32_t>(), expected.as<int32_t>(), got.count());
+  if (spec.tolerance.segment_sets()) {
+    const NpyArray starts = read_npy(ds.expected / (spec.tolerance.starts + ".npy"), DType::i32);
+    const NpyArray counts = read_npy(ds.expected / (spec.tolerance.counts + ".npy"), DType::i32);
+    if (starts.count() != counts.count())
+      throw std::runtime_error("the expected " + spec.tolerance.starts + " and " +
+                               spec.tolerance.counts + " of " + spec.name + " differ in length: " +
+                               starts.shape_string() + " and " + counts.shape_string());
+    SegmentNames names;
+    names.noun = spec.tolerance.segment_noun;
+    for (const auto& key : spec.tolerance.segment_shape) {
+      if (!params.contains(key) || !params.at(key).is_number_integer() ||
+          params.at(key).get<long long>() < 1)
+        throw std::runtime_error("the tolerance of " + spec.name + " names its segments by " +
+                                 "the dataset parameter \"" + key +
+                                 "\", which this dataset does not have as an integer >= 1");
+      names.shape.push_back(params.at(key).get<size_t>());
+    }
+    return compare_segment_sets(got.as<int32_t>(), expected.as<int32_t>(), got.count(),
+                                starts.as<int32_t>(), counts.as<int32_t>(), starts.count(), names);
+  }
+  if (ints) return compare_exact(got.as<int32_t>(), expected.as<int32_t>(), got.count());
   const NpyArray magnitude = read_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
   SumMagnitudeTolerance tol;
   tol.K = spec.tolerance.K;

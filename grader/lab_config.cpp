@@ -113,9 +113,22 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
       c.outputs[name] = s;
       continue;
     }
+    if (s.tolerance.segment_sets()) {
+      if (s.dtype != "int32")
+        r.fail(where + ".tolerance.model", "\"segment_sets\" compares int32 outputs only");
+      s.tolerance.starts = r.str(t, "starts", where + ".tolerance");
+      s.tolerance.counts = r.str(t, "counts", where + ".tolerance");
+      if (t.contains("segment"))
+        s.tolerance.segment_noun = r.str(t, "segment", where + ".tolerance");
+      if (t.contains("segment_shape"))
+        s.tolerance.segment_shape =
+            r.strings(t["segment_shape"], where + ".tolerance.segment_shape");
+      c.outputs[name] = s;
+      continue;
+    }
     if (s.tolerance.model != "sum_magnitude")
-      r.fail(where + ".tolerance.model",
-             "unknown model \"" + s.tolerance.model + "\" (known: sum_magnitude, exact)");
+      r.fail(where + ".tolerance.model", "unknown model \"" + s.tolerance.model +
+                                             "\" (known: sum_magnitude, exact, segment_sets)");
     if (s.dtype != "float32")
       r.fail(where + ".tolerance.model", "\"sum_magnitude\" compares float32 outputs only");
     s.tolerance.K = r.num(t, "K", where + ".tolerance");
@@ -135,6 +148,18 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     if (!(s.tolerance.K > 0) || !(s.tolerance.unit_roundoff > 0))
       r.fail(where + ".tolerance", "K and unit_roundoff must be > 0");
     c.outputs[name] = s;
+  }
+
+  // A segment_sets output's segments come from two other int32 outputs of the lab.
+  for (const auto& [name, s] : c.outputs) {
+    if (!s.tolerance.segment_sets()) continue;
+    for (const auto& [key, output] :
+         {std::pair{"starts", s.tolerance.starts}, std::pair{"counts", s.tolerance.counts}}) {
+      const auto it = c.outputs.find(output);
+      if (it == c.outputs.end() || it->first == name || it->second.dtype != "int32")
+        r.fail("outputs." + name + ".tolerance." + key,
+               "\"" + output + "\" is not another int32 output of the lab");
+    }
   }
 
   const auto& parts = r.field(j, "parts", "lab");

@@ -18,10 +18,20 @@ struct LabConfigError : std::runtime_error {
 };
 
 struct ToleranceSpec {
-  // "sum_magnitude" (float32 outputs, harness/compare.h) or "exact" (int32 outputs: bit-exact,
-  // the oracle's int64 result reduced to 32 bits, so wrap-around is defined).
+  // "sum_magnitude" (float32 outputs, harness/compare.h), "exact" (int32 outputs: bit-exact,
+  // the oracle's int64 result reduced to 32 bits, so wrap-around is defined) or "segment_sets"
+  // (int32 outputs whose segments are compared as sets, below).
   std::string model;
   bool exact() const { return model == "exact"; }
+  bool segment_sets() const { return model == "segment_sets"; }
+  // segment_sets: segment s is the elements [starts[s], starts[s] + counts[s]), where `starts`
+  // and `counts` name two other int32 outputs of the lab, read from the expected outputs (a
+  // grid's cell_start and cell_count); the order of the values inside a segment is free.
+  // Messages call a segment `segment_noun` and, where `segment_shape` names dataset parameters
+  // (outermost first: nz, ny, nx), give its id's coordinates in that shape.
+  std::string starts, counts;
+  std::string segment_noun = "segment";
+  std::vector<std::string> segment_shape;
   double K = 0;
   double unit_roundoff = 0;
   // What counts the summed terms n: a dataset parameter (the same n for every element), or

@@ -1,7 +1,10 @@
 #include "compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <stdexcept>
 
 #include "poison.h"
 
@@ -92,9 +95,125 @@ CompareResult compare_exact(const int32_t* got, const int32_t* expected, size_t 
   return r;
 }
 
+namespace {
+
+std::string value_string(int32_t v) {
+  return v == kPoisonInt ? std::string("never written") : std::to_string(v);
+}
+
+// "{1, 2, 3}", at most `shown` values, then how many there are in all.
+std::string set_string(const std::vector<int32_t>& v, size_t shown = 8) {
+  std::string s = "{";
+  for (size_t i = 0; i < v.size() && i < shown; ++i) s += (i ? ", " : "") + value_string(v[i]);
+  if (v.size() > shown) s += ", ... (" + std::to_string(v.size()) + " values)";
+  return s + "}";
+}
+
+// The values of sorted `a` that sorted `b` lacks, as a multiset.
+std::vector<int32_t> minus(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+  std::vector<int32_t> d;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(d));
+  return d;
+}
+
+std::string segment_name(size_t s, const SegmentNames& names) {
+  const std::string id = names.noun + " id " + std::to_string(s);
+  if (names.shape.empty()) return id;
+  size_t total = 1;
+  std::string dims;
+  for (size_t d : names.shape) {
+    total *= d;
+    dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+  }
+  if (s < total)
+    return names.noun + " " + index_string(s, names.shape) + " (id " + std::to_string(s) + ")";
+  return id + " (past the " + std::to_string(total) + " of shape (" + dims + "))";
+}
+
+}  // namespace
+
+CompareResult compare_segment_sets(const int32_t* got, const int32_t* expected, size_t count,
+                                   const int32_t* starts, const int32_t* counts, size_t n_segments,
+                                   const SegmentNames& names) {
+  CompareResult r;
+  r.exact = true;
+  r.count = count;
+  std::vector<unsigned char> covered(count, 0);
+  for (size_t s = 0; s < n_segments; ++s) {
+    const bool in_range = starts[s] >= 0 && counts[s] >= 0 &&
+                          static_cast<size_t>(starts[s]) + static_cast<size_t>(counts[s]) <= count;
+    if (!in_range)
+      throw std::invalid_argument("the expected layout's segment " + std::to_string(s) +
+                                  " (start " + std::to_string(starts[s]) + ", count " +
+                                  std::to_string(counts[s]) + ") does not lie in the " +
+                                  std::to_string(count) + " elements");
+    for (int32_t k = 0; k < counts[s]; ++k)
+      if (covered[static_cast<size_t>(starts[s] + k)]++)
+        throw std::invalid_argument("the expected layout's segments overlap at element " +
+                                    std::to_string(starts[s] + k));
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (!covered[i])
+      throw std::invalid_argument("the expected layout's segments leave element " +
+                                  std::to_string(i) + " out");
+    if (got[i] == kPoisonInt && expected[i] != kPoisonInt && r.n_unwritten++ == 0)
+      r.first_unwritten = i;
+  }
+  std::vector<int32_t> g, e, first_g, first_e;
+  size_t first = 0;
+  for (size_t s = 0; s < n_segments; ++s) {
+    g.assign(got + starts[s], got + starts[s] + counts[s]);
+    e.assign(expected + starts[s], expected + starts[s] + counts[s]);
+    std::sort(g.begin(), g.end());
+    std::sort(e.begin(), e.end());
+    if (g == e) continue;
+    if (r.n_fail++ == 0) {
+      first = s;
+      first_g.swap(g);
+      first_e.swap(e);
+    }
+  }
+  r.pass = r.n_fail == 0 && r.n_unwritten == 0;
+  r.max_err_over_bound = r.pass ? 0 : INFINITY;
+  const std::string plural = names.noun + "s";
+  if (r.pass) {
+    r.summary = "all " + std::to_string(n_segments) + " " + plural +
+                " hold the expected values (compared as sets)";
+    return r;
+  }
+  if (r.n_unwritten) {
+    r.summary += std::to_string(r.n_unwritten) + " of " + std::to_string(count) +
+                 " values were never written (they still hold the poison value 2144000941 the "
+                 "output buffer starts with), the first at [" +
+                 std::to_string(r.first_unwritten) + "]. ";
+    if (r.n_unwritten == count)
+      r.summary +=
+          "Nothing was written at all: is the part implemented, and are its kernels "
+          "launched? ";
+  }
+  if (r.n_fail && r.n_unwritten < count) {  // (when nothing was written, that says it all)
+    const size_t b = static_cast<size_t>(starts[first]);
+    r.summary += std::to_string(r.n_fail) + " of " + std::to_string(n_segments) + " " + plural +
+                 " hold the wrong values (each " + names.noun +
+                 " is compared as a set: the order inside it does not matter); the first is " +
+                 segment_name(first, names) + ", elements [" + std::to_string(b) + ", " +
+                 std::to_string(b + first_e.size()) + ") of the array: expected " +
+                 set_string(first_e) + ", got " + set_string(first_g);
+    const std::vector<int32_t> missing = minus(first_e, first_g), extra = minus(first_g, first_e);
+    std::string diff;
+    if (!missing.empty()) diff += "missing " + set_string(missing);
+    if (!extra.empty())
+      diff += (diff.empty() ? "" : "; ") + std::string("not expected ") + set_string(extra);
+    r.summary += " (" + diff + ").";
+  }
+  while (!r.summary.empty() && r.summary.back() == ' ') r.summary.pop_back();
+  return r;
+}
+
 std::string CompareResult::message(const std::string& output_name,
                                    const std::vector<size_t>& shape) const {
   if (!problem.empty()) return output_name + ": " + problem;
+  if (!summary.empty()) return output_name + ": " + summary;
   char buf[512];
   if (pass && exact) return output_name + ": all " + std::to_string(count) + " values exact";
   if (pass) {

@@ -43,6 +43,9 @@ struct CompareResult {
   size_t first_unwritten = 0;
   std::string problem;  // shape or dtype mismatch; set means nothing else was compared
   bool exact = false;   // an integer output: n_fail counts values that differ at all
+  // Set by comparisons of groups rather than single values (compare_segment_sets): the whole
+  // message after the output's name.
+  std::string summary;
 
   // One paragraph for a student: what failed, where (as [k][j][i] for this shape), by how much.
   std::string message(const std::string& output_name, const std::vector<size_t>& shape) const;
@@ -57,6 +60,25 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
 // wrap-around is defined). An element still holding the poison word is "never written", unless
 // that word is what was expected. The worst element is the first that differs.
 CompareResult compare_exact(const int32_t* got, const int32_t* expected, size_t count);
+
+// How compare_segment_sets names a segment in its messages: `noun` ("cell"), and, when `shape`
+// is given, the coordinates of the segment's id in a C-ordered array of that shape ("cell
+// [3][5][7] (id 1234)"); an id past the shape (an extra last segment) is named by the id alone.
+struct SegmentNames {
+  std::string noun = "segment";
+  std::vector<size_t> shape;
+};
+
+// Integers grouped in segments, the order inside a segment being free (a cell's particles):
+// segment s is the elements [starts[s], starts[s] + counts[s]) of both `got` and `expected` (the
+// expected layout), and there the two must hold the same values as multisets. The segments must
+// cover the `count` elements exactly once (else std::invalid_argument: the expected layout is
+// broken, not the submission). n_fail counts the segments that differ; an element still holding
+// the poison word is also counted as never written. The message names the first segment that
+// differs, with both sets and what is missing and extra.
+CompareResult compare_segment_sets(const int32_t* got, const int32_t* expected, size_t count,
+                                   const int32_t* starts, const int32_t* counts, size_t n_segments,
+                                   const SegmentNames& names = {});
 
 // "[3][17][5]" for a flat index into a C-ordered array of this shape.
 std::string index_string(size_t flat, const std::vector<size_t>& shape);

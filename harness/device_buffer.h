@@ -46,4 +46,30 @@ class DeviceBuffer {
   size_t count_ = 0;
 };
 
+// Device scratch that grows on demand and is kept between calls: a library's temporary storage
+// (CUB's), allocated once, so that the timed calls of a trusted baseline time the library's
+// work alone.
+class DeviceScratch {
+ public:
+  DeviceScratch() = default;
+  DeviceScratch(const DeviceScratch&) = delete;
+  DeviceScratch& operator=(const DeviceScratch&) = delete;
+  ~DeviceScratch() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  // At least `bytes` bytes, valid until the next reserve.
+  void* reserve(size_t bytes) {
+    if (bytes <= bytes_) return ptr_;
+    if (ptr_) GPULAB_CUDA(cudaFree(ptr_));
+    ptr_ = nullptr;
+    GPULAB_CUDA(cudaMalloc(&ptr_, bytes));
+    bytes_ = bytes;
+    return ptr_;
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
 }  // namespace gpulab

@@ -71,22 +71,38 @@ int input_sets(const RunContext& ctx) {
 }
 
 template <class T>
-void run_gpu_part(RunContext& ctx, GpuOutputsOf<T>& out, const SetFn& call, const char* what) {
-  const auto& spec = out.spec();
-  out.poison(0);
+void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, const SetFn& call,
+                  const char* what) {
+  auto poison = [&](int set) {
+    for (GpuOutputsOf<T>* out : outs) out->poison(set);
+  };
+  auto write = [&](const std::string& prefix, int set) {
+    for (const GpuOutputsOf<T>* out : outs)
+      ctx.write_output(prefix + out->spec().name, out->spec().shape,
+                       out->download(set, what).data());
+  };
+  poison(0);
   GPULAB_CUDA(cudaDeviceSynchronize());
   call(0);
   check_student_call(what);
-  ctx.write_output(spec.name, spec.shape, out.download(0, what).data());
+  write("", 0);
   if (!ctx.time) return;
-  const TimingResult t = time_gpu(
-      ctx.policy, input_sets(ctx), [&](int set) { out.poison(set); }, call);
-  ctx.write_output("timed_" + spec.name, spec.shape, out.download(t.last_set, what).data());
+  const TimingResult t = time_gpu(ctx.policy, input_sets(ctx), poison, call);
+  write("timed_", t.last_set);
   ctx.result["timing"] = t.to_json();
+}
+
+template <class T>
+void run_gpu_part(RunContext& ctx, GpuOutputsOf<T>& out, const SetFn& call, const char* what) {
+  run_gpu_part<T>(ctx, std::vector<GpuOutputsOf<T>*>{&out}, call, what);
 }
 
 template void run_gpu_part(RunContext&, GpuOutputsOf<float>&, const SetFn&, const char*);
 template void run_gpu_part(RunContext&, GpuOutputsOf<int32_t>&, const SetFn&, const char*);
+template void run_gpu_part(RunContext&, const std::vector<GpuOutputsOf<float>*>&, const SetFn&,
+                           const char*);
+template void run_gpu_part(RunContext&, const std::vector<GpuOutputsOf<int32_t>*>&, const SetFn&,
+                           const char*);
 
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what) {
   const auto& spec = out.spec();

@@ -70,6 +70,11 @@ int input_sets(const RunContext& ctx);
 // `what` names the function in error messages ("dcs_gather").
 template <class T>
 void run_gpu_part(RunContext& ctx, GpuOutputsOf<T>& out, const SetFn& call, const char* what);
+// The same for a function with several outputs (a grid's cell starts, counts and index): every
+// one is poisoned before each call, its guards checked, and it is written (and its timed_ copy).
+template <class T>
+void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, const SetFn& call,
+                  const char* what);
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what);
 
 // Time a trusted baseline (the lab's plain version, not student code) on the same protocol;

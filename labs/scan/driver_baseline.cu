@@ -7,35 +7,17 @@
 #ifndef GPULAB_SIM_BACKEND
 #include <cub/device/device_scan.cuh>
 
-#include "cuda_check.h"
-
-namespace {
-
-// CUB's temporary storage, kept between calls so that the timed calls are CUB's scan alone.
-struct Scratch {
-  void* ptr = nullptr;
-  size_t bytes = 0;
-  void reserve(size_t need) {
-    if (need <= bytes) return;
-    if (ptr) GPULAB_CUDA(cudaFree(ptr));
-    GPULAB_CUDA(cudaMalloc(&ptr, need));
-    bytes = need;
-  }
-};
-
-}  // namespace
+#include "device_buffer.h"
 
 void baseline_cub_scan(const int* in, int* out, int n, ScanKind kind) {
-  static Scratch scratch;
+  static gpulab::DeviceScratch scratch;  // kept between calls: the timed calls are CUB's work alone
   size_t need = 0;
   if (kind == ScanKind::exclusive) {
     GPULAB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, n));
-    scratch.reserve(need);
-    GPULAB_CUDA(cub::DeviceScan::ExclusiveSum(scratch.ptr, need, in, out, n));
+    GPULAB_CUDA(cub::DeviceScan::ExclusiveSum(scratch.reserve(need), need, in, out, n));
   } else {
     GPULAB_CUDA(cub::DeviceScan::InclusiveSum(nullptr, need, in, out, n));
-    scratch.reserve(need);
-    GPULAB_CUDA(cub::DeviceScan::InclusiveSum(scratch.ptr, need, in, out, n));
+    GPULAB_CUDA(cub::DeviceScan::InclusiveSum(scratch.reserve(need), need, in, out, n));
   }
 }
 

@@ -3,7 +3,8 @@
 //  - its reference scores full marks (on a GPU, timed points included),
 //  - its stub builds, runs and scores zero,
 //  - each submission's report says what its expect.json says:
-//      {"part": P, "backends": ["sim", "cuda"],
+//      {"part": P, or [P, ...] (each part graded, each expected to show what follows),
+//       "backends": ["sim", "cuda"],
 //       "build": "fail"                      (the part's "does not build" test), or
 //       "public": "pass" | "fail", "hidden": "pass" | "fail" (optional; any group of the lab),
 //       "output_contains": [texts the failing test's output must hold],
@@ -12,7 +13,8 @@
 // A planted bug is best written as edits of the reference ("from_reference"): the submission
 // is then the reference's files with each `old` text (which must occur exactly once) replaced
 // by `new`, so the bug follows the reference as it is tuned, and a bug that no longer applies
-// fails this test. Adding a lab or a planted bug adds files, not test code. (scatter-gather's
+// fails this test. Adding a lab or a planted bug adds files, not test code. Each lab is a
+// doctest subcase named by its id, so `--subcase=<lab>` checks one lab. (scatter-gather's
 // own suites, grade_e2e.cpp, check more of the grader with it.)
 #include <doctest/doctest.h>
 
@@ -114,22 +116,28 @@ fs::path materialize(const Expected& e) {
 }
 
 void check_submission(const Expected& e, const std::vector<std::string>& backend_args) {
-  const std::string part = e.spec.at("part").get<std::string>();
+  const json& part_spec = e.spec.at("part");
+  const std::vector<std::string> parts =
+      part_spec.is_array() ? part_spec.get<std::vector<std::string>>()
+                           : std::vector<std::string>{part_spec.get<std::string>()};
   std::vector<std::string> args = backend_args;
-  args.insert(args.end(), {"--part", part, "--no-time"});
+  for (const auto& part : parts) args.insert(args.end(), {"--part", part});
+  args.push_back("--no-time");
   const Graded g = grade(e.lab, materialize(e), args, 300);
   CHECK(g.process.exit_code == 0);
   if (e.spec.value("build", "") == "fail") {
     CHECK(score(g.report) == 0);
-    check_outputs_contain(test_named(g.report, part + ": does not build"), e.spec);
+    for (const auto& part : parts)
+      check_outputs_contain(test_named(g.report, part + ": does not build"), e.spec);
     return;
   }
   // Every other key names a dataset group ("public", "hidden", or one of the lab's own).
   static const std::vector<std::string> kNotGroups = {"part",  "backends",        "build",
                                                       "about", "output_contains", "from_reference"};
-  for (const auto& [key, value] : e.spec.items())
-    if (std::find(kNotGroups.begin(), kNotGroups.end(), key) == kNotGroups.end())
-      check_group(g.report, part, key, e.spec);
+  for (const auto& part : parts)
+    for (const auto& [key, value] : e.spec.items())
+      if (std::find(kNotGroups.begin(), kNotGroups.end(), key) == kNotGroups.end())
+        check_group(g.report, part, key, e.spec);
 }
 
 void check_labs(const std::string& backend, bool timed) {
@@ -138,30 +146,33 @@ void check_labs(const std::string& backend, bool timed) {
   REQUIRE_FALSE(labs.empty());
   for (const auto& subs : labs) {
     const std::string lab = subs.front().lab;
-    {
-      INFO("lab " << lab << ": the reference");
-      std::vector<std::string> args = backend_args;
-      if (!timed) args.push_back("--no-time");
-      const Graded g = grade(lab, kSource / "reference" / lab, args);
-      CHECK(g.process.exit_code == 0);
-      CHECK(max_score(g.report) > 0);
-      CHECK_MESSAGE(score(g.report) == max_score(g.report), g.report.dump(2));
-      // The reference runs clean under the CPU backend's detectors: no finding is quoted.
-      for (const auto& t : g.report["tests"]) CHECK_FALSE(contains(t, "gpulab sim,"));
-    }
-    {
-      INFO("lab " << lab << ": the stub");
-      std::vector<std::string> args = backend_args;
-      args.push_back("--no-time");
-      const Graded g = grade(lab, kSource / "labs" / lab, args);
-      CHECK(g.process.exit_code == 0);
-      CHECK(max_score(g.report) > 0);
-      CHECK(score(g.report) == 0);
-    }
-    for (const auto& e : subs) {
-      if (!on_backend(e.spec, backend)) continue;
-      INFO("lab " << lab << ": submission " << e.name << " (" << e.spec.dump() << ")");
-      check_submission(e, backend_args);
+    // One subcase per lab: `e2e_tests --test-suite=gpu-labs --subcase=scan` runs one lab.
+    SUBCASE(lab.c_str()) {
+      {
+        INFO("lab " << lab << ": the reference");
+        std::vector<std::string> args = backend_args;
+        if (!timed) args.push_back("--no-time");
+        const Graded g = grade(lab, kSource / "reference" / lab, args);
+        CHECK(g.process.exit_code == 0);
+        CHECK(max_score(g.report) > 0);
+        CHECK_MESSAGE(score(g.report) == max_score(g.report), g.report.dump(2));
+        // The reference runs clean under the CPU backend's detectors: no finding is quoted.
+        for (const auto& t : g.report["tests"]) CHECK_FALSE(contains(t, "gpulab sim,"));
+      }
+      {
+        INFO("lab " << lab << ": the stub");
+        std::vector<std::string> args = backend_args;
+        args.push_back("--no-time");
+        const Graded g = grade(lab, kSource / "labs" / lab, args);
+        CHECK(g.process.exit_code == 0);
+        CHECK(max_score(g.report) > 0);
+        CHECK(score(g.report) == 0);
+      }
+      for (const auto& e : subs) {
+        if (!on_backend(e.spec, backend)) continue;
+        INFO("lab " << lab << ": submission " << e.name << " (" << e.spec.dump() << ")");
+        check_submission(e, backend_args);
+      }
     }
   }
 }

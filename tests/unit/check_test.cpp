@@ -4,8 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
+#include "compare.h"
 #include "dataset_store.h"
 #include "lab_config.h"
 #include "npy.h"
@@ -77,4 +80,61 @@ TEST_CASE("a missing or malformed output fails with a message instead of throwin
   CHECK_NOTHROW(r = f.check(false));
   CHECK_FALSE(r.pass);
   CHECK(test::contains(r.message, "bad magic"));
+}
+
+TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a cell") {
+  test::TempDir dir;
+  const gpulab::LabConfig lab =
+      gpulab::LabConfig::load(test::source_dir() / "labs" / "particle-grid" / "lab.json");
+  const gpulab::PartSpec* part = lab.part("atomic");
+  REQUIRE(part != nullptr);
+  const gpulab::DatasetSpec spec{"small",
+                                 {{"n", 200},
+                                  {"nx", 3},
+                                  {"ny", 4},
+                                  {"nz", 2},
+                                  {"cell", 1.0},
+                                  {"outside", "reject"},
+                                  {"layout", "uniform"},
+                                  {"outside_fraction", 0.1}},
+                                 5,
+                                 {}};
+  const gpulab::DatasetDirs ds =
+      gpulab::materialize(lab, lab.groups.at(0), spec, 0, dir / "datasets");
+  const auto out = dir / "out";
+  std::filesystem::create_directories(out);
+  auto read = [&](const std::string& name) {
+    const gpulab::NpyArray a = gpulab::read_npy(ds.expected / (name + ".npy"), gpulab::DType::i32);
+    return std::vector<int32_t>(a.as<int32_t>(), a.as<int32_t>() + a.count());
+  };
+  const std::vector<int32_t> start = read("cell_start"), count = read("cell_count");
+  REQUIRE(start.size() == 3 * 4 * 2 + 1);
+  for (const char* name : {"cell_start", "cell_count"}) {
+    const std::vector<int32_t> v = read(name);
+    gpulab::write_npy(out / (std::string(name) + ".npy"), {v.size()}, v.data());
+  }
+  std::vector<int32_t> index = read("particle_index");
+  // Each cell's particles in reverse order: still right.
+  for (size_t c = 0; c < start.size(); ++c)
+    std::reverse(index.begin() + start[c], index.begin() + start[c] + count[c]);
+  gpulab::write_npy(out / "particle_index.npy", {index.size()}, index.data());
+  const gpulab::CheckResult ok = gpulab::check_outputs(lab, *part, ds, out, false);
+  INFO(ok.message);
+  CHECK(ok.pass);
+  CHECK(test::contains(ok.message, "particle_index: all 25 cells hold the expected values"));
+
+  // The first particle of the first non-empty cell swapped with the last particle of the array
+  // (another cell: rejected particles are last).
+  size_t first = 0;
+  while (count[first] == 0) ++first;
+  REQUIRE(count.back() > 0);
+  std::swap(index[static_cast<size_t>(start[first])], index.back());
+  gpulab::write_npy(out / "particle_index.npy", {index.size()}, index.data());
+  const gpulab::CheckResult bad = gpulab::check_outputs(lab, *part, ds, out, false);
+  INFO(bad.message);
+  CHECK_FALSE(bad.pass);
+  CHECK(test::contains(bad.message, "particle_index: 2 of 25 cells hold the wrong values"));
+  CHECK(test::contains(bad.message, "the first is cell " + gpulab::index_string(first, {2, 4, 3}) +
+                                        " (id " + std::to_string(first) + ")"));
+  CHECK(test::contains(bad.message, "cell_count: all 25 values exact"));
 }

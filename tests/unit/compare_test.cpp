@@ -256,3 +256,86 @@ TEST_CASE("compare_exact: integers match bit for bit, and the poison word means 
   const std::vector<int32_t> poison_expected = {gpulab::kPoisonInt};
   CHECK(gpulab::compare_exact(poison_expected.data(), poison_expected.data(), 1).pass);
 }
+
+TEST_CASE(
+    "compare_segment_sets: each segment is a set, and the message names the first that differs") {
+  // Three segments of a 1 x 3 shape plus one extra past it: {3, 1}, {}, {0, 4, 2}, {5}.
+  const std::vector<int32_t> starts = {0, 2, 2, 5}, counts = {2, 0, 3, 1};
+  const std::vector<int32_t> expected = {1, 3, 0, 2, 4, 5};
+  gpulab::SegmentNames names;
+  names.noun = "cell";
+  names.shape = {1, 3};
+  auto compare = [&](const std::vector<int32_t>& got) {
+    return gpulab::compare_segment_sets(got.data(), expected.data(), got.size(), starts.data(),
+                                        counts.data(), starts.size(), names);
+  };
+  const std::vector<size_t> shape = {6};
+
+  SUBCASE("any order inside a segment passes") {
+    const CompareResult r = compare({3, 1, 4, 2, 0, 5});
+    CHECK(r.pass);
+    CHECK(contains(r.message("particle_index", shape), "all 4 cells hold the expected values"));
+  }
+  SUBCASE("a value in the wrong segment fails, naming the segment by its coordinates") {
+    const CompareResult r = compare({3, 0, 1, 2, 4, 5});  // 0 and 1 swapped across cells
+    CHECK_FALSE(r.pass);
+    CHECK(r.n_fail == 2);
+    const std::string m = r.message("particle_index", shape);
+    INFO(m);
+    CHECK(contains(m, "particle_index: 2 of 4 cells hold the wrong values"));
+    CHECK(contains(m, "the order inside it does not matter"));
+    CHECK(contains(m, "cell [0][0] (id 0), elements [0, 2) of the array"));
+    CHECK(contains(m, "expected {1, 3}, got {0, 3} (missing {1}; not expected {0})"));
+  }
+  SUBCASE("the extra segment past the shape is named by its id") {
+    names.shape = {1, 3};
+    const CompareResult r = compare({3, 1, 0, 2, 4, 4});
+    CHECK(contains(r.message("particle_index", shape), "cell id 3 (past the 3 of shape (1, 3))"));
+    names.shape.clear();
+    CHECK(contains(compare({3, 1, 0, 2, 4, 4}).message("particle_index", shape),
+                   "the first is cell id 3, elements [5, 6)"));
+  }
+  SUBCASE("poison is never written") {
+    const CompareResult r = compare({3, 1, 0, 2, gpulab::kPoisonInt, 5});
+    CHECK_FALSE(r.pass);
+    CHECK(r.n_unwritten == 1);
+    const std::string m = r.message("particle_index", shape);
+    INFO(m);
+    CHECK(contains(m, "1 of 6 values were never written"));
+    CHECK(contains(m, "the first at [4]"));
+    CHECK(contains(m, "got {0, 2, never written}"));
+    const std::vector<int32_t> none(6, gpulab::kPoisonInt);
+    const std::string all = compare(none).message("particle_index", shape);
+    INFO(all);
+    CHECK(contains(all, "Nothing was written at all"));
+    CHECK_FALSE(contains(all, "wrong values"));
+  }
+  SUBCASE("long segments are shortened in the message") {
+    std::vector<int32_t> e(20), g(20);
+    for (int i = 0; i < 20; ++i) e[static_cast<size_t>(i)] = g[static_cast<size_t>(i)] = i;
+    g[19] = 99;
+    const std::vector<int32_t> s = {0}, c = {20};
+    const CompareResult r =
+        gpulab::compare_segment_sets(g.data(), e.data(), 20, s.data(), c.data(), 1);
+    const std::string m = r.message("idx", {20});
+    INFO(m);
+    CHECK(contains(m, "segment id 0"));
+    CHECK(contains(m, "{0, 1, 2, 3, 4, 5, 6, 7, ... (20 values)}"));
+    CHECK(contains(m, "(missing {19}; not expected {99})"));
+  }
+  SUBCASE("a layout that does not cover the values exactly once is the oracle's error") {
+    const std::vector<int32_t> got = expected;
+    const std::vector<int32_t> gap_starts = {0, 2, 3, 5}, gap_counts = {2, 0, 2, 1};
+    CHECK_THROWS_AS(gpulab::compare_segment_sets(got.data(), expected.data(), 6, gap_starts.data(),
+                                                 gap_counts.data(), 4),
+                    std::invalid_argument);
+    const std::vector<int32_t> long_counts = {2, 0, 3, 2};
+    CHECK_THROWS_AS(gpulab::compare_segment_sets(got.data(), expected.data(), 6, starts.data(),
+                                                 long_counts.data(), 4),
+                    std::invalid_argument);
+    const std::vector<int32_t> overlap_starts = {0, 2, 1, 5};
+    CHECK_THROWS_AS(gpulab::compare_segment_sets(got.data(), expected.data(), 6,
+                                                 overlap_starts.data(), counts.data(), 4),
+                    std::invalid_argument);
+  }
+}

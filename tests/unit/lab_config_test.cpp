@@ -321,3 +321,68 @@ TEST_CASE("a tolerance's terms: a dataset parameter, or a per-element array of t
   CHECK(t.per_element_terms());
   CHECK(t.terms_file() == "potential_terms");
 }
+
+TEST_CASE("a segment_sets output names two other int32 outputs for its segments") {
+  test::TempDir tmp;
+  json j = real_lab();
+  j["outputs"]["start"] = {{"dtype", "int32"}, {"tolerance", {{"model", "exact"}}}};
+  j["outputs"]["count"] = {{"dtype", "int32"}, {"tolerance", {{"model", "exact"}}}};
+  j["outputs"]["index"] = {
+      {"dtype", "int32"},
+      {"tolerance", {{"model", "segment_sets"}, {"starts", "start"}, {"counts", "count"}}}};
+  const fs::path file = tmp / "labs" / "scatter-gather" / "lab.json";
+  test::write_file(file, j.dump());
+  {
+    const LabConfig lab = LabConfig::load(file);
+    const auto& t = lab.outputs.at("index").tolerance;
+    CHECK(t.segment_sets());
+    CHECK_FALSE(t.exact());
+    CHECK(t.starts == "start");
+    CHECK(t.counts == "count");
+    CHECK(t.segment_noun == "segment");
+    CHECK(t.segment_shape.empty());
+  }
+  j["outputs"]["index"]["tolerance"]["segment"] = "cell";
+  j["outputs"]["index"]["tolerance"]["segment_shape"] = {"nz", "ny", "nx"};
+  test::write_file(file, j.dump());
+  {
+    const LabConfig lab = LabConfig::load(file);
+    const auto& t = lab.outputs.at("index").tolerance;
+    CHECK(t.segment_noun == "cell");
+    CHECK(t.segment_shape == std::vector<std::string>{"nz", "ny", "nx"});
+  }
+
+  struct Broken {
+    const char* what;
+    std::function<void(json&)> mutate;
+    std::vector<std::string> message_has;
+  };
+  const std::vector<Broken> cases = {
+      {"on a float output",
+       [](json& x) { x["outputs"]["index"]["dtype"] = "float32"; },
+       {"outputs.index.tolerance.model", "int32 outputs only"}},
+      {"without counts",
+       [](json& x) { x["outputs"]["index"]["tolerance"].erase("counts"); },
+       {"outputs.index.tolerance", "missing \"counts\""}},
+      {"starts naming no output",
+       [](json& x) { x["outputs"]["index"]["tolerance"]["starts"] = "begin"; },
+       {"outputs.index.tolerance.starts", "\"begin\" is not another int32 output"}},
+      {"counts naming a float output",
+       [](json& x) { x["outputs"]["index"]["tolerance"]["counts"] = "potential"; },
+       {"outputs.index.tolerance.counts", "\"potential\""}},
+      {"starts naming itself",
+       [](json& x) { x["outputs"]["index"]["tolerance"]["starts"] = "index"; },
+       {"outputs.index.tolerance.starts", "\"index\""}},
+      {"a segment shape that is not a list of names",
+       [](json& x) { x["outputs"]["index"]["tolerance"]["segment_shape"] = "nx"; },
+       {"outputs.index.tolerance.segment_shape"}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    json broken = j;
+    c.mutate(broken);
+    const std::string msg = load_error(tmp, broken.dump(2));
+    INFO(msg);
+    for (const auto& part : c.message_has) CHECK(contains(msg, part));
+  }
+}

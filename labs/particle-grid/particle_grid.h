@@ -1,0 +1,82 @@
+// particle-grid: the functions you implement, in particle_grid.cu. Do not change this file: the
+// grader builds your particle_grid.cu against its own copy.
+//
+// Particles in a box are put in a uniform grid of cubic cells, so that the particles near one
+// particle are found by looking in a few cells instead of at every particle.
+//
+// THE GRID. The box starts at the origin (0, 0, 0) and has nx * ny * nz cells of side `cell`.
+// The cell of a particle at (x, y, z) has the coordinates
+//
+//     cx = floor(x / cell),  cy = floor(y / cell),  cz = floor(z / cell)
+//
+// and the id  (cz * ny + cy) * nx + cx  (x fastest). So a particle exactly on a boundary between
+// two cells belongs to the cell above it (x = 2 * cell is in cx = 2), and the box is half open:
+// a particle with x < 0 or x >= nx * cell (the upper face itself included), and likewise in y
+// and z, is OUTSIDE. nz == 1 is a 2-D grid: every particle then has z = 0 in the datasets. Let
+// ncells = nx * ny * nz. An outside particle is never dropped; the grid says what happens to it:
+//   - reject_outside == 0 (clamp): each coordinate is clamped to [0, n - 1] (cx to [0, nx - 1],
+//     and so on), so the particle joins the nearest edge cell;
+//   - reject_outside == 1 (reject): the particle is in no cell. It goes to one extra slot after
+//     the last cell, id ncells, which the cell arrays below have in both policies.
+//
+// THE OUTPUT of a build, three device arrays:
+//   cell_count[c]      the number of particles in cell c, for c = 0 .. ncells (ncells + 1
+//                      entries: the last is the outside slot, 0 under clamp);
+//   cell_start[c]      cell_count[0] + ... + cell_count[c - 1]: the exclusive scan of the
+//                      counts, also ncells + 1 entries (cell_start[0] = 0; an empty cell starts
+//                      where the next non-empty one does, or at n);
+//   particle_index[k]  for k = 0 .. n-1, the particle indices ordered by cell: the particles of
+//                      cell c are particle_index[cell_start[c]] .. particle_index[cell_start[c]
+//                      + cell_count[c] - 1]. Every particle appears exactly once. The ORDER
+//                      INSIDE A CELL IS FREE: the grader compares each cell's particles as a set.
+//
+// EXACTNESS. Every coordinate in the datasets is a multiple of 1/16 (an integer k / 16), the
+// box is at most 128 units long per axis, and `cell` is a power of two (1 or 1/2 in the
+// datasets). So x / cell and x * (1 / cell) are exact in float32 and floor gives the same cell
+// both ways; and a difference of coordinates and a squared distance dx*dx + dy*dy + dz*dz below
+// a few cell sides squared is exact in float32, in any order of the adds and with or without
+// fused multiply-adds (a larger one may round, but never down to below cell * cell). Every result
+// of this lab is an integer, and the grader compares it exactly.
+//
+// THE POINTERS. `pos` holds n particles as four floats each (x, y, z, w; w is unused), 16-byte
+// aligned, so you may read them as float4. All pointers are DEVICE pointers (cudaMalloc'd), and
+// `pos` and the grid arrays passed to count_neighbours must not be changed. Every output arrives
+// filled with a poison value: every element must be written (cell_count too: it does not arrive
+// zeroed), and nothing outside the array. Scratch memory is yours to allocate; keeping it
+// between calls (in statics) saves the time of cudaMalloc in timed runs. On return the work may
+// still be running on the GPU in the default stream (the grader synchronizes the device before
+// it reads the outputs), but nothing may be left to do on the CPU.
+#pragma once
+
+struct Grid {
+  int nx, ny, nz;      // cells along x, y and z (nz == 1: a 2-D grid)
+  float cell;          // the side of a cell, a power of two; also the neighbour radius R
+  int reject_outside;  // 0: clamp outside particles into the nearest edge cell; 1: reject them
+                       // into the extra slot ncells
+};
+
+// n >= 1 particles (2^24 and more on the GPU, in up to 2^23 cells).
+
+// Part 1, atomic: the counting sort. Count the particles of each cell with atomicAdd, scan the
+// counts (exclusive) into cell_start, then scatter each particle's index to its cell's range,
+// its place taken from an atomic cursor per cell (or from the value atomicAdd returned while
+// counting).
+void build_grid_atomic(const float* pos, int n, Grid grid, int* cell_start, int* cell_count,
+                       int* particle_index);
+
+// Part 2, sort: the data-parallel build. Map each particle to its cell id (a key) and its index
+// (a value), sort the pairs by key (Thrust's thrust::sort_by_key is allowed here), then find each
+// cell's start where the key changes from one sorted element to the next, and derive the
+// counts, all in data-parallel kernels: no atomics needed.
+void build_grid_sort(const float* pos, int n, Grid grid, int* cell_start, int* cell_count,
+                     int* particle_index);
+
+// Part 3, neighbours: for every particle p, neighbours[p] = the number of OTHER particles q with
+// |pos[q] - pos[p]| < cell (strictly; in 3-D, and in the plane z = 0 when nz == 1), found by
+// looking only in p's cell and the cells next to it (27 in 3-D, 9 in 2-D, fewer at the box's
+// edges). A rejected particle (in the outside slot) gets -1 and is nobody's neighbour; under
+// clamp, an outside particle is counted from its (clamped) cell like any other. The grid is
+// given, built by the grader (a correct one, whatever your parts 1 and 2 do): cell_start,
+// cell_count (ncells + 1 entries each) and particle_index (n) as described above.
+void count_neighbours(const float* pos, int n, Grid grid, const int* cell_start,
+                      const int* cell_count, const int* particle_index, int* neighbours);

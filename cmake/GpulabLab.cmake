@@ -1,7 +1,8 @@
 # gpulab_add_lab(<id>): everything CMake builds for one lab, driven by labs/<id>/lab.json:
 # the lab driver library the grader links runners against, and the reference and stub runners
-# (so CI proves both compile for every configured architecture), for the cuda backend and,
-# where it is built, the sim backend.
+# (so CI proves both compile for every configured architecture), for the cuda backend (unless
+# GPULAB_CUDA_RUNNERS is off) and, where it is built, the sim backend. Reference runners are
+# built where reference/<id> is there: the student kit and the Gradescope autograder have none.
 
 function(gpulab_lab_json_list lab_json key out)
   string(JSON n ERROR_VARIABLE err LENGTH "${lab_json}" ${key})
@@ -65,24 +66,32 @@ function(gpulab_add_lab lab_id)
     endif()
   endforeach()
 
-  add_library(gpulab_driver_${lab_id} STATIC ${driver_cxx} ${driver_cu})
-  target_include_directories(gpulab_driver_${lab_id} PRIVATE ${lab_dir})
-  target_compile_options(gpulab_driver_${lab_id} PRIVATE
-    "$<$<COMPILE_LANGUAGE:CUDA>:${flags};${GPULAB_CUDA_WARNINGS}>")
-  target_link_libraries(gpulab_driver_${lab_id} PUBLIC gpulab_harness)
-  target_compile_options(gpulab_driver_${lab_id} PRIVATE
-    "$<$<COMPILE_LANGUAGE:CXX>:${GPULAB_CXX_WARNINGS}>")
-  set_target_properties(gpulab_driver_${lab_id} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
-                                                           ${GPULAB_LIB_DIR})
-
   set(ref_sources "")
   set(stub_sources "")
   foreach(f IN LISTS files)
     list(APPEND ref_sources ${CMAKE_SOURCE_DIR}/reference/${lab_id}/${f})
     list(APPEND stub_sources ${lab_dir}/${f})
   endforeach()
-  gpulab_add_runner(${lab_id}-reference ${lab_id} "${ref_sources}" "${flags}")
-  gpulab_add_runner(${lab_id}-stub ${lab_id} "${stub_sources}" "${flags}")
+  set(with_reference OFF)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/reference/${lab_id})
+    set(with_reference ON)
+  endif()
+
+  if(GPULAB_CUDA_RUNNERS)
+    add_library(gpulab_driver_${lab_id} STATIC ${driver_cxx} ${driver_cu})
+    target_include_directories(gpulab_driver_${lab_id} PRIVATE ${lab_dir})
+    target_compile_options(gpulab_driver_${lab_id} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CUDA>:${flags};${GPULAB_CUDA_WARNINGS}>")
+    target_link_libraries(gpulab_driver_${lab_id} PUBLIC gpulab_harness)
+    target_compile_options(gpulab_driver_${lab_id} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CXX>:${GPULAB_CXX_WARNINGS}>")
+    set_target_properties(gpulab_driver_${lab_id} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
+                                                             ${GPULAB_LIB_DIR})
+    if(with_reference)
+      gpulab_add_runner(${lab_id}-reference ${lab_id} "${ref_sources}" "${flags}")
+    endif()
+    gpulab_add_runner(${lab_id}-stub ${lab_id} "${stub_sources}" "${flags}")
+  endif()
 
   if(GPULAB_HAVE_SIM)
     # The driver's .cu files go through gpulab sim-cc, like a student's.
@@ -104,7 +113,9 @@ function(gpulab_add_lab lab_id)
     target_compile_options(gpulab_driver_${lab_id}_sim PRIVATE ${GPULAB_CXX_WARNINGS})
     set_target_properties(gpulab_driver_${lab_id}_sim PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
                                                                  ${GPULAB_LIB_DIR})
-    gpulab_add_sim_runner(${lab_id}-reference-sim ${lab_id} "${ref_sources}" "${flags}")
+    if(with_reference)
+      gpulab_add_sim_runner(${lab_id}-reference-sim ${lab_id} "${ref_sources}" "${flags}")
+    endif()
     gpulab_add_sim_runner(${lab_id}-stub-sim ${lab_id} "${stub_sources}" "${flags}")
   endif()
 endfunction()

@@ -5,6 +5,17 @@
 
 namespace gpulab {
 
+namespace {
+
+// The address space of one compiler process: several times what nvcc's and g++'s largest
+// passes use on the labs, far below a grading machine's memory.
+constexpr size_t kBuildAddressSpace = size_t{8} << 30;
+// The largest file a build may write (a `static char big[1 << 40] = {1};` would fill the disk):
+// far above any object file or runner of the labs.
+constexpr size_t kBuildFileSize = size_t{1} << 30;
+
+}  // namespace
+
 std::string build_arch(const Paths& paths) {
   const DeviceInfo dev = device_preflight();
   if (dev.usable) return dev.arch();
@@ -18,9 +29,24 @@ std::string build_arch(const Paths& paths) {
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
                          const std::filesystem::path& work_dir, const std::string& backend,
-                         double timeout_s) {
+                         const Sandbox& sandbox, double timeout_s) {
   BuildResult b;
+  // Fresh, so that nothing of an earlier build (owned by an earlier sandbox's user) is in the way.
+  std::filesystem::remove_all(work_dir);
   std::filesystem::create_directories(work_dir);
+  const SandboxSpec box = build_sandbox(lab, paths, src_dir, work_dir, backend);
+  const auto compile = [&](const std::vector<std::string>& cmd) {
+    ProcessOptions po;
+    po.argv = cmd;
+    po.cwd = work_dir;
+    po.timeout_s = timeout_s;
+    po.output_limit = 32 * 1024;
+    // `#include "/dev/zero"` makes the compiler read without end: its memory is bounded here.
+    po.address_space_limit = kBuildAddressSpace;
+    po.file_size_limit = kBuildFileSize;
+    po.cpu_limit_s = timeout_s;
+    return sandbox.run(po, box);
+  };
   const bool sim = backend == "sim";
   const std::filesystem::path compiler = sim ? paths.sim_cc() : paths.nvcc;
   for (const auto& needed :
@@ -49,7 +75,7 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
     cmd.insert(cmd.end(), arch.begin(), arch.end());
     cmd.insert(cmd.end(), lab.nvcc_flags.begin(), lab.nvcc_flags.end());
     cmd.insert(cmd.end(), {"-I", lab.dir.string(), "-c", src.string(), "-o", obj.string()});
-    const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0, {}});
+    const ProcessResult r = compile(cmd);
     if (!r.ok()) {
       b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" + r.output;
       return b;
@@ -67,7 +93,7 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
   cmd.insert(cmd.end(), {"-Xlinker=--whole-archive," + paths.driver_lib(lab.id, backend).string() +
                              ",--no-whole-archive",
                          paths.harness_lib(backend).string()});
-  const ProcessResult r = run_process({cmd, work_dir, timeout_s, 32 * 1024, 0, 0, {}});
+  const ProcessResult r = compile(cmd);
   if (!r.ok()) {
     b.message = "linking the runner failed (the linker " + r.describe() + "):\n" + r.output +
                 "\nDid you define every function declared in " + lab.interface + ", once?";

@@ -10,6 +10,7 @@
 
 #include "lab_config.h"
 #include "paths.h"
+#include "sandbox.h"
 
 namespace gpulab {
 
@@ -23,11 +24,12 @@ struct BuildResult {
 // configured CMake architectures. Returned as "sm_90".
 std::string build_arch(const Paths& paths);
 
-// src_dir holds the lab's student files; the runner is written to work_dir/runner. backend is
-// "cuda" or "sim".
+// src_dir holds the lab's student files; the runner is written to work_dir/runner, which is
+// emptied first. backend is "cuda" or "sim". The compiler and linker run in `sandbox`
+// (build_sandbox: they see the student files, the lab's public folder and gpulab's libraries).
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
                          const std::filesystem::path& work_dir, const std::string& backend,
-                         double timeout_s = 300);
+                         const Sandbox& sandbox, double timeout_s = 300);
 
 }  // namespace gpulab

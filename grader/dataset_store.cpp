@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "file_lock.h"
 #include "generator_registry.h"
 #include "rng.h"
 
@@ -26,6 +27,9 @@ DatasetDirs materialize(const LabConfig& lab, const GroupSpec& group, const Data
   const auto dir = root / group.name / ds.name;
   d.input = dir / "input";
   d.expected = dir / "expected";
+  // Graders running side by side (gpulab grade-all) share the cache: one generates a dataset
+  // while the others wait, then find it complete, rather than replacing it under their readers.
+  const FileLock lock(root / ".locks" / group.name / (ds.name + ".lock"));
   {
     std::ifstream old(d.input / "meta.json");
     if (old && std::filesystem::exists(dir / "complete")) {

@@ -12,10 +12,14 @@
 #include "check.h"
 #include "dataset_store.h"
 #include "device.h"
+#include "file_lock.h"
+#include "intake.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
+#include "sandbox.h"
 #include "stats.h"
+#include "timing_record.h"
 
 namespace gpulab {
 
@@ -97,15 +101,23 @@ size_t output_file_limit(const PartSpec& part, const DatasetDirs& ds) {
   return std::max(size_t{1} << 30, largest + (largest / 8) + (size_t{1} << 20));
 }
 
-RunOutcome run_runner(const std::filesystem::path& runner, const std::string& backend,
+// Runs the runner in its sandbox (run_sandbox: it sees itself, the dataset's input directory
+// and out_dir, at the paths the sandbox gives them), or as it is where the sandbox is off.
+RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
+                      const std::filesystem::path& runner, const std::string& backend,
                       const PartSpec& part, const DatasetDirs& ds,
                       const std::filesystem::path& out_dir, bool time, const nlohmann::json& timing,
                       double timeout_s, bool baseline = false) {
   RunOutcome o;
   std::filesystem::remove_all(out_dir);
   std::filesystem::create_directories(out_dir);
-  std::vector<std::string> argv = {runner.string(),   "--part", part.name,       "--dataset",
-                                   ds.input.string(), "--out",  out_dir.string()};
+  const bool sim = backend == "sim";
+  const SandboxSpec box = run_sandbox(paths, runner, ds.input, out_dir, !sim && part.gpu);
+  const auto inside = [&](const std::filesystem::path& p) {
+    return sandbox.inside(box, p).string();
+  };
+  std::vector<std::string> argv = {inside(runner),   "--part", part.name,      "--dataset",
+                                   inside(ds.input), "--out",  inside(out_dir)};
   if (time) argv.insert(argv.end(), {"--time", "--timing", timing.dump()});
   if (time && baseline) argv.push_back("--baseline");
   ProcessOptions po;
@@ -116,15 +128,14 @@ RunOutcome run_runner(const std::filesystem::path& runner, const std::string& ba
   po.cpu_limit_s = 2 * timeout_s + 10;
   po.file_size_limit = output_file_limit(part, ds);
   po.env = part.runner_env();
-  const bool sim = backend == "sim";
   if (sim) {
-    po.env.push_back("GPULAB_SIM_REPORT=" + (out_dir / kSimFindings).string());
+    po.env.push_back("GPULAB_SIM_REPORT=" + inside(out_dir / kSimFindings));
     // Blocks in a shuffled order, as a GPU may run them: code that relies on block 0 going
     // first fails here too. Seeded by the dataset, so a regrade repeats the order.
     po.env.push_back("GPULAB_SIM_BLOCK_ORDER=shuffle");
     po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(ds.seed));
   }
-  const ProcessResult p = run_process(po);
+  const ProcessResult p = sandbox.run(po, box);
   o.timed_out = p.timed_out;
   if (sim) o.sim_findings = read_sim_findings(out_dir / kSimFindings);
   std::ifstream in(out_dir / "result.json");
@@ -203,14 +214,29 @@ class Grading {
     device_ = device_preflight();
     hidden_seed_ = hidden_seed();
     report.environment = environment();
+    sandbox_ = Sandbox::detect(paths_, !sim() && device_.usable);
+    report.environment["sandbox"] = sandbox_.to_json();
+    refuse_unless_sandboxed(report);
     prepare_work_dir();
 
-    const auto src = stage_submission();
+    const auto src = work_ / "submission";
+    const IntakeSpec intake_spec = IntakeSpec::of(lab_);
+    const Intake intake = take_in_submission(o_.submission, intake_spec, src);
+    if (!intake.accepted) {
+      fail_all(report, intake.rejection, "submission not accepted");
+      return;
+    }
+    if (!intake.note(intake_spec).empty()) report.output += intake.note(intake_spec) + "\n";
     log_ << "building " << o_.submission.string() << "\n";
-    student_ = build_runner(lab_, paths_, src, work_ / "student-build", o_.backend);
+    student_ = build_runner(lab_, paths_, src, work_ / "student-build", o_.backend, sandbox_);
     if (!student_.ok) {
       fail_all(report, "Your code did not build, so every part scores zero.\n" + student_.message);
       return;
+    }
+    FileLock gpu_lock;
+    if (!o_.gpu_lock.empty()) {
+      log_ << "waiting for the GPU (lock " << o_.gpu_lock.string() << ")\n";
+      gpu_lock = FileLock(o_.gpu_lock);
     }
     for (const auto& part : lab_.parts) {
       if (!o_.parts.empty() &&
@@ -241,14 +267,7 @@ class Grading {
 
   uint64_t hidden_seed() {
     if (o_.hidden_seed) return *o_.hidden_seed;
-    if (const char* s = std::getenv("GPULAB_HIDDEN_SEED"); s && *s) {
-      char* end = nullptr;
-      const unsigned long long seed = std::strtoull(s, &end, 10);
-      if (*end != '\0' || *s == '-')
-        throw std::runtime_error(std::string("GPULAB_HIDDEN_SEED=") + s +
-                                 " is not a non-negative integer");
-      return seed;
-    }
+    if (const auto seed = hidden_seed_from_env()) return *seed;
     if (o_.include_hidden)
       log_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
               "hidden datasets use gpulab's default seed, which students can reproduce\n";
@@ -262,7 +281,8 @@ class Grading {
         {"backend", o_.backend},
         {"device", device_.to_json()},
         {"compiler",
-         compiler_version({sim() ? std::string("c++") : paths_.nvcc.string(), "--version"})}};
+         compiler_version({sim() ? std::string("c++") : paths_.nvcc.string(), "--version"})},
+        {"host_compiler", compiler_version({"c++", "--version"})}};
     return e;
   }
 
@@ -276,30 +296,32 @@ class Grading {
     if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
     work_ = tmpl;
     remove_work_ = true;
+    // The sandbox's user reaches the folders bound for it through this one; it cannot list it.
+    if (sandbox_.enabled())
+      std::filesystem::permissions(work_, std::filesystem::perms::others_exec,
+                                   std::filesystem::perm_options::add);
   }
 
-  // Copies exactly the lab's student files into the work directory: nothing else of the
-  // submission (a modified interface header, say) is ever compiled.
-  std::filesystem::path stage_submission() {
-    const auto dst = work_ / "submission";
-    std::filesystem::remove_all(dst);
-    std::filesystem::create_directories(dst);
-    const auto& s = o_.submission;
-    if (std::filesystem::is_directory(s)) {
-      for (const auto& f : lab_.student_files)
-        if (std::filesystem::is_regular_file(s / f)) std::filesystem::copy_file(s / f, dst / f);
-    } else if (std::filesystem::is_regular_file(s)) {
-      const std::string name = s.filename().string();
-      if (std::find(lab_.student_files.begin(), lab_.student_files.end(), name) ==
-          lab_.student_files.end())
-        throw std::runtime_error("the submission file " + name +
-                                 " is not one of this lab's "
-                                 "student files");
-      std::filesystem::copy_file(s, dst / name);
-    } else {
-      throw std::runtime_error("the submission " + s.string() + " does not exist");
+  // Student code runs in the sandbox, or not at all unless unsandboxed runs were allowed (grade
+  // --allow-unsandboxed; gpulab run, which runs the student's own code, allows them).
+  void refuse_unless_sandboxed(Report& report) {
+    if (sandbox_.enabled()) return;
+    const std::string why =
+        "student code cannot be sandboxed on this machine: " + sandbox_.problem();
+    if (!o_.allow_unsandboxed) {
+      log_ << "error (instructor): " << why
+           << "\n  Not grading. Install bubblewrap (scripts/setup.sh) on a machine with user "
+              "namespaces, or pass --allow-unsandboxed to grade without the sandbox "
+              "(docs/GRADING.md, \"The sandbox and the threat model\").\n";
+      throw std::runtime_error(
+          "Grading refused: " + why +
+          " Without the sandbox, student code could read expected outputs and reference "
+          "sources, or write the report. Install bubblewrap, or pass --allow-unsandboxed.");
     }
-    return dst;
+    report.environment["sandbox"]["unsandboxed_allowed"] = true;
+    log_ << "WARNING: " << why
+         << "\n  The code runs WITHOUT the sandbox: it can read and write whatever this user "
+            "can. (Allowed: gpulab run, or grade --allow-unsandboxed.)\n";
   }
 
   // A part's points in this grading's maximum: GPU parts without a GPU are left out of it
@@ -316,18 +338,18 @@ class Grading {
     return max;
   }
 
-  void fail_all(Report& report, const std::string& why) {
+  void fail_all(Report& report, const std::string& why,
+                const std::string& what = "does not build") {
     for (const auto& part : lab_.parts) {
-      Test t{part.name + ": does not build",
-             0,
-             graded_max(part),
-             false,
-             why,
-             "visible",
-             {part.name},
-             {}};
+      Test t{part.name + ": " + what, 0, graded_max(part), false, why, "visible", {part.name}, {}};
       report.tests.push_back(t);
     }
+  }
+
+  // The student kit has no reference/: there `gpulab run` times the student's code alone.
+  bool reference_available() const {
+    return std::filesystem::exists(paths_.reference_runner(lab_.id, o_.backend)) ||
+           std::filesystem::exists(paths_.reference_dir(lab_.id));
   }
 
   const std::filesystem::path& reference_runner() {
@@ -338,7 +360,7 @@ class Grading {
       return reference_;
     }
     const BuildResult b = build_runner(lab_, paths_, paths_.reference_dir(lab_.id),
-                                       work_ / "reference-build", o_.backend);
+                                       work_ / "reference-build", o_.backend, sandbox_);
     if (!b.ok) throw std::runtime_error("the reference solution did not build: " + b.message);
     reference_ = b.runner;
     return reference_;
@@ -402,8 +424,8 @@ class Grading {
         log_ << "  " << part.name << " on " << ds->name << "\n";
         const DatasetDirs d = dataset(g, *ds);
         const auto out = work_ / "runs" / part.name / ds->name;
-        const RunOutcome o =
-            run_runner(student_.runner, o_.backend, part, d, out, false, {}, o_.run_timeout_s);
+        const RunOutcome o = run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out,
+                                        false, {}, o_.run_timeout_s);
         part_timed_out = o.timed_out;
         std::string line;
         const bool bug_found =
@@ -560,11 +582,17 @@ class Grading {
                          bool baseline, const std::string& out_name, RunOutcome& o, DatasetRow& row,
                          std::string& why) {
     const auto out = work_ / "timed" / part.name / out_name;
-    o = run_runner(student_.runner, o_.backend, part, d, out, true, timing, o_.timed_run_timeout_s,
-                   baseline);
+    o = run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out, true, timing,
+                   o_.timed_run_timeout_s, baseline);
     if (!o.ran) {
       row.result = "error";
       why = "Not timed: " + o.message;
+      return false;
+    }
+    if (const std::string problem = timing_record_problem(o.result, timing); !problem.empty()) {
+      row.result = "error";
+      why = "Not timed: the timed run's record is not one gpulab's timing writes (" + problem +
+            "). Does your code write result.json?";
       return false;
     }
     const CheckResult c = check_outputs(lab_, part, d, out, true);
@@ -607,6 +635,14 @@ class Grading {
           throw std::runtime_error("the runner of " + part.name + " reports no work on " +
                                    specs[k]->name + ", so time per unit is undefined");
         ms[k].push_back(timing_median(o));
+        if (const double least = floor_ms(part, timing, work); ms[k].back() < least) {
+          t.extra = {{"implausible", true}};
+          report.rows.push_back(rows[k]);
+          return "Your time on " + specs[k]->name +
+                 fmt(", %.4g ms, is less than the hardware needs for this work (%.4g ms), so "
+                     "the timing is rejected as implausible.",
+                     ms[k].back(), least);
+        }
         this_round[k] = ms[k].back() / work;
         per_unit[k].push_back(this_round[k]);
       }
@@ -635,6 +671,14 @@ class Grading {
                r.max_growth);
   }
 
+  // The least time the hardware needs for `work` units of the part: lab.json's throughput
+  // ceiling, with its slack; 0 where the lab gives no ceiling.
+  double floor_ms(const PartSpec& part, const nlohmann::json& timing, double work) const {
+    const double ceiling = lab_.ceiling_per_s(part);
+    if (!(ceiling > 0) || !(work > 0)) return 0;
+    return work / (ceiling * timing.value("floor_slack", 1.5)) * 1e3;
+  }
+
   // Alternates student and reference timed runs (S R R S S R ...) so slow drifts of the
   // machine hit both alike. The score uses the median over rounds of the ratio within each
   // round: a round's two runs are adjacent in time, so a busy spell of the machine lasting a
@@ -648,19 +692,22 @@ class Grading {
     const int rounds = std::max(1, timing.value("rounds", 3));
     std::vector<double> student, reference;
     DatasetRow row{part.name, ds.name, "pass", 0, -1, -1, -1};
-    double work = 0;
+    double work = 0, reference_work = 0;
+    const bool with_reference = reference_available();
     for (int r = 0; r < rounds; ++r) {
       for (int k = 0; k < 2; ++k) {
         const bool student_turn = (k == 0) == (r % 2 == 0);
+        if (!student_turn && !with_reference) continue;
         log_ << "  timing " << (student_turn ? "your " : "reference ") << part.name << " on "
              << ds.name << " (round " << r + 1 << " of " << rounds << ")\n";
         RunOutcome o;
         if (!student_turn) {
-          o = run_runner(reference_runner(), o_.backend, part, d,
+          o = run_runner(sandbox_, paths_, reference_runner(), o_.backend, part, d,
                          work_ / "timed" / part.name / "reference", true, timing,
                          o_.timed_run_timeout_s);
           if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
           reference.push_back(timing_median(o));
+          reference_work = o.result.value("work", 0.0);
           continue;
         }
         std::string why;
@@ -678,6 +725,17 @@ class Grading {
         work = o.result.value("work", 0.0);
       }
     }
+    if (!with_reference) {
+      row.student_ms = median(student);
+      report.rows.push_back(row);
+      t.max_score = 0;
+      t.extra = {{"student_ms", row.student_ms}, {"work", work}, {"student_samples_ms", student}};
+      return fmt(
+          "Your median time %.4g ms. There is no reference solution here (the student kit "
+          "has none), so no time ratio: these points are left out, and given when your "
+          "submission is graded.",
+          row.student_ms);
+    }
     const double s = median(student), ref = median(reference);
     const double ratio = median_round_ratio(student, reference);
     row.student_ms = s;
@@ -693,17 +751,19 @@ class Grading {
         fmt("Your time over the reference's, timed one after the other in %.0f rounds, is %.3f "
             "(the median over rounds). ",
             static_cast<double>(student.size()), ratio);
-    const double ceiling = lab_.ceiling_per_s(part);
-    if (ceiling > 0 && work > 0 && s > 0) {
-      const double slack = timing.value("floor_slack", 1.5);
-      const double floor_ms = work / (ceiling * slack) * 1e3;
-      if (s < floor_ms) {
-        t.score = 0;
-        t.extra["implausible"] = true;
-        return out + fmt("That is faster than the hardware can do this work (floor %.4g ms), so "
-                         "the timing is rejected as implausible.",
-                         floor_ms);
-      }
+    // The floor counts the work the reference's run reported: the student's runner reports it
+    // from the student's process, and the two runs did the same dataset.
+    if (const double least = floor_ms(part, timing, reference_work > 0 ? reference_work : work);
+        s < least || (reference_work > 0 && work != reference_work)) {
+      t.score = 0;
+      t.extra["implausible"] = true;
+      if (reference_work > 0 && work != reference_work)
+        return out +
+               "Your timed run reported other work than the reference's on the same "
+               "dataset, so the timing is rejected as implausible.";
+      return out + fmt("That is faster than the hardware can do this work (floor %.4g ms), so "
+                       "the timing is rejected as implausible.",
+                       least);
     }
     const double f = lab_.curve.fraction(ratio);
     t.score = f * t.max_score;
@@ -719,12 +779,24 @@ class Grading {
   LabConfig lab_;
   DeviceInfo device_;
   uint64_t hidden_seed_ = 0;
+  Sandbox sandbox_;
   std::filesystem::path work_, reference_;
   bool remove_work_ = false;
   BuildResult student_;
 };
 
 }  // namespace
+
+std::optional<uint64_t> hidden_seed_from_env() {
+  const char* s = std::getenv("GPULAB_HIDDEN_SEED");
+  if (!s || !*s) return std::nullopt;
+  char* end = nullptr;
+  const unsigned long long seed = std::strtoull(s, &end, 10);
+  if (*end != '\0' || *s == '-')
+    throw std::runtime_error(std::string("GPULAB_HIDDEN_SEED=") + s +
+                             " is not a non-negative integer");
+  return seed;
+}
 
 Report grade(const GradeOptions& options, std::ostream& log) {
   Report report;

@@ -26,7 +26,17 @@ struct GradeOptions {
   double timed_run_timeout_s = 180;  // one timed run
   std::filesystem::path work_dir;    // empty: a fresh temporary directory, removed afterwards
   std::string backend = "cuda";
+  // Grade even where student code cannot be sandboxed (no bubblewrap or user namespaces); the
+  // report's environment says so. Without it such a grading is refused.
+  bool allow_unsandboxed = false;
+  // Non-empty: an exclusive lock on this file is held from the end of the build to the end of
+  // grading, so graders sharing a GPU (gpulab grade-all) run and time on it one at a time.
+  std::filesystem::path gpu_lock;
 };
+
+// The hidden seed in GPULAB_HIDDEN_SEED, when it is set; throws when it is not a non-negative
+// integer.
+std::optional<uint64_t> hidden_seed_from_env();
 
 // Never throws: a failure of the grader itself is recorded in Report::grader_error.
 // Progress lines go to `log`.

@@ -1,5 +1,5 @@
-// gpulab: the command line for students (run), instructors (grade, datasets, rubric) and
-// developers (bench).
+// gpulab: the command line for students (run), instructors (grade, grade-all, package, dist,
+// datasets, rubric) and developers (bench).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,9 +13,13 @@
 #include "bench.h"
 #include "dataset_store.h"
 #include "grade.h"
+#include "grade_all.h"
+#include "gradescope_package.h"
 #include "lab_config.h"
 #include "paths.h"
+#include "progress.h"
 #include "rubric.h"
+#include "student_kit.h"
 
 namespace {
 
@@ -124,6 +128,10 @@ int main(int argc, char** argv) {
       "sim-bench", "Time the CPU backend: barrier-free kernels against plain C++, barriers");
 
   GradeOptions run_o, grade_o;
+#ifndef GPULAB_HAVE_CUDA_RUNNERS
+  // Built for the CPU backend alone (-DGPULAB_CUDA_RUNNERS=OFF): that is the backend to use.
+  run_o.backend = grade_o.backend = "sim";
+#endif
   std::string run_out, grade_out;
   bool run_no_time = false;
   uint64_t hidden_seed = 0;
@@ -137,10 +145,18 @@ int main(int argc, char** argv) {
   run->add_option("--backend", run_o.backend, "cuda")->check(CLI::IsMember({"cuda", "sim"}));
   run->add_flag("--no-time", run_no_time, "Skip the timed runs");
   run->add_option("--out", run_out, "Also write a results.json here");
+  // A student runs their own code on their own machine: without bubblewrap it runs unsandboxed,
+  // with a note, unless they ask otherwise (docs/GRADING.md, the sandbox).
+  bool run_require_sandbox = false;
+  run->add_flag("--require-sandbox", run_require_sandbox,
+                "Refuse to run the code where it cannot be sandboxed (bubblewrap)");
 
   auto* grade_cmd = app.add_subcommand("grade", "Grade a submission and write results.json");
   grade_cmd->add_option("lab", grade_o.lab, "Lab id")->required();
-  grade_cmd->add_option("--submission", grade_o.submission, "Directory or file")->required();
+  grade_cmd
+      ->add_option("--submission", grade_o.submission,
+                   "A folder, a .zip, a .tar.gz or one of the lab's files (docs/GRADING.md)")
+      ->required();
   grade_cmd->add_option("--out", grade_out, "The report to write")->required();
   grade_cmd->add_option("--part", grade_o.parts, "Only these parts");
   grade_cmd->add_option("--hidden-seed", hidden_seed, "Seed of the hidden datasets");
@@ -152,6 +168,51 @@ int main(int argc, char** argv) {
   grade_cmd->add_option("--work-dir", grade_o.work_dir, "Keep build and run files here");
   bool grade_no_time = false;
   grade_cmd->add_flag("--no-time", grade_no_time, "Correctness only: skip the timed runs");
+  grade_cmd->add_flag("--allow-unsandboxed", grade_o.allow_unsandboxed,
+                      "Grade even where student code cannot be sandboxed (no bubblewrap or user "
+                      "namespaces); otherwise that is refused");
+  grade_cmd->add_option("--gpu-lock", grade_o.gpu_lock,
+                        "Hold an exclusive lock on this file while running code, so graders "
+                        "sharing a GPU take turns");
+  pid_t grade_all_parent = 0;
+  grade_cmd->add_option("--grade-all-parent", grade_all_parent)->group("");  // grade-all's own
+
+  GradeAllOptions all_o;
+  all_o.backend = grade_o.backend;
+  bool all_no_time = false;
+  uint64_t all_seed = 0;
+  auto* all_cmd = app.add_subcommand(
+      "grade-all", "Grade a class: every student of a roster for each lab, resumable");
+  all_cmd->add_option("--roster", all_o.roster, "Directory with one entry per student")->required();
+  all_cmd->add_option("--labs", all_o.labs, "Lab ids, comma-separated")->required()->delimiter(',');
+  all_cmd->add_option("--out", all_o.out, "Output directory")->required();
+  all_cmd->add_option("--jobs", all_o.jobs, "Submissions graded at once (default: CPU cores)");
+  all_cmd->add_option("--backend", all_o.backend, "cuda or sim")
+      ->check(CLI::IsMember({"cuda", "sim"}));
+  auto* all_seed_opt =
+      all_cmd->add_option("--hidden-seed", all_seed, "Seed of the hidden datasets");
+  all_cmd->add_flag("--no-time", all_no_time, "Correctness only: skip the timed runs");
+  all_cmd->add_flag("--require-gpu", all_o.require_gpu,
+                    "Score GPU parts zero, rather than leave them out, without a GPU");
+  all_cmd->add_option("--submission-timeout", all_o.submission_timeout_s,
+                      "Seconds for one student's grading of one lab (default 4 hours)");
+  all_cmd->add_flag("--allow-unsandboxed", all_o.allow_unsandboxed,
+                    "Grade even where student code cannot be sandboxed (as gpulab grade)");
+
+  auto* package_cmd = app.add_subcommand("package", "Package an autograder for a course platform");
+  package_cmd->require_subcommand(1);
+  std::string gs_lab, gs_out;
+  uint64_t gs_seed = 0;
+  auto* gs_cmd = package_cmd->add_subcommand(
+      "gradescope", "A Gradescope autograder zip for one lab (CPU backend: Gradescope has no GPU)");
+  gs_cmd->add_option("lab", gs_lab, "Lab id")->required();
+  gs_cmd->add_option("--out", gs_out, "The zip to write (autograder.zip)")->required();
+  auto* gs_seed_opt = gs_cmd->add_option("--hidden-seed", gs_seed, "Seed of the hidden datasets");
+
+  std::string dist_out;
+  auto* dist_cmd = app.add_subcommand(
+      "dist", "The student kit: labs, harness, CPU backend, datasets, handouts; no reference");
+  dist_cmd->add_option("--out", dist_out, "The .tar.gz to write (student-kit.tar.gz)")->required();
 
   BenchOptions bench_o;
   auto* bench_cmd = app.add_subcommand("bench", "Time the reference against the hardware ceiling");
@@ -179,16 +240,36 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       if (run_o.submission.empty()) run_o.submission = Paths::current().lab_dir(run_o.lab);
       run_o.include_hidden = false;
+      run_o.allow_unsandboxed = !run_require_sandbox;
       run_o.performance = !run_no_time;
       const Report r = grade(run_o, std::cerr);
       return finish(r, run_out, true);
     }
     if (grade_cmd->parsed()) {
+      if (grade_all_parent) die_with_parent(grade_all_parent);
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
       grade_o.performance = !grade_no_time;
       Report r = grade(grade_o, std::cerr);
       return finish(r, grade_out, false);
     }
+    if (all_cmd->parsed()) {
+      if (all_seed_opt->count()) all_o.hidden_seed = all_seed;
+      all_o.performance = !all_no_time;
+      return grade_all(all_o, std::cout, std::cerr, Progress::is_tty(2));
+    }
+    if (gs_cmd->parsed()) {
+      std::optional<uint64_t> seed;
+      if (gs_seed_opt->count()) seed = gs_seed;
+      if (!seed) seed = hidden_seed_from_env();
+      if (!seed) {
+        std::cerr << "gpulab package gradescope: give the hidden seed (--hidden-seed S or "
+                     "GPULAB_HIDDEN_SEED): without one, hidden datasets would use gpulab's "
+                     "default seed, which students can reproduce\n";
+        return 1;
+      }
+      return make_gradescope_package(gs_lab, *seed, gs_out, std::cout);
+    }
+    if (dist_cmd->parsed()) return make_student_kit(dist_out, std::cout);
     if (bench_cmd->parsed()) return bench(bench_o, std::cout);
     if (sim_bench_cmd->parsed()) return cmd_sim_bench();
     if (ds_cmd->parsed())

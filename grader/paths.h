@@ -13,6 +13,9 @@ namespace gpulab {
 struct Paths {
   std::filesystem::path source, build, nvcc;
   std::string cuda_architectures;  // as configured in CMake, comma-separated: "80,90"
+  // What gpulab-sim-cc runs and compiles against: the rewriter, the sim runtime's headers and
+  // library, each from the build or the environment variable sim/cc/sim_cc.h names for it.
+  std::filesystem::path sim_rewriter, sim_include, sim_lib;
 
   static Paths current();
   std::filesystem::path lab_dir(const std::string& lab) const { return source / "labs" / lab; }
@@ -34,7 +37,10 @@ struct Paths {
   }
   // The CPU backend's compiler driver; missing when gpulab was built without the sim.
   std::filesystem::path sim_cc() const { return build / "bin" / "gpulab-sim-cc"; }
-  std::filesystem::path cache_dir() const { return build / "cache"; }
+  // Generated datasets and bench outputs: build/cache, or GPULAB_CACHE_DIR (a test that must not
+  // share the build's cache, say).
+  std::filesystem::path cache;
+  std::filesystem::path cache_dir() const { return cache.empty() ? build / "cache" : cache; }
 
  private:
   static std::string lib_suffix(const std::string& backend) {

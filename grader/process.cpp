@@ -1,6 +1,7 @@
 #include "process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -52,7 +53,7 @@ ProcessResult run_process(const ProcessOptions& o) {
   argv.push_back(nullptr);
   // The child's environment is built here, before fork: after it only exec-safe calls run.
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) {
+  for (char** e = environ; o.inherit_env && *e; ++e) {
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
     bool overridden = false;
@@ -87,15 +88,27 @@ ProcessResult run_process(const ProcessOptions& o) {
       rlimit fsz{o.file_size_limit, o.file_size_limit};
       setrlimit(RLIMIT_FSIZE, &fsz);
     }
-    if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) {
+    // Each step that the child's confinement depends on must succeed, or it does not run.
+    auto fail = [&] {
       const int e = errno;
       (void)!write(err_fds[1], &e, sizeof e);
       _exit(127);
+    };
+    if (o.process_limit > 0) {
+      rlimit nproc{o.process_limit, o.process_limit};
+      if (setrlimit(RLIMIT_NPROC, &nproc) != 0) fail();
     }
+    if (o.address_space_limit > 0) {
+      rlimit as{o.address_space_limit, o.address_space_limit};
+      if (setrlimit(RLIMIT_AS, &as) != 0) fail();
+    }
+    if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) fail();
+    // The group first: after setuid there is no right left to change it.
+    if (o.run_as && (setgroups(0, nullptr) != 0 || setgid(o.run_as->second) != 0 ||
+                     setuid(o.run_as->first) != 0))
+      fail();
     execvpe(argv[0], argv.data(), envp.data());
-    const int e = errno;
-    (void)!write(err_fds[1], &e, sizeof e);
-    _exit(127);
+    fail();
   }
   close(fds[1]);
   close(err_fds[1]);

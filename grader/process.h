@@ -2,8 +2,12 @@
 // a wall-clock timeout that kills the whole group, and output captured up to a bound.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpulab {
@@ -17,6 +21,15 @@ struct ProcessOptions {
   size_t file_size_limit = 0;       // RLIMIT_FSIZE in bytes; 0: none
   // NAME=VALUE entries set in the child's environment, over what it inherits.
   std::vector<std::string> env;
+  // false: the child gets `env` alone, nothing of the grader's environment.
+  bool inherit_env = true;
+  size_t process_limit = 0;  // RLIMIT_NPROC (processes and threads of its real uid); 0: none
+  // RLIMIT_AS in bytes; 0: none. Not for CUDA programs, which reserve far more address space
+  // than they use.
+  size_t address_space_limit = 0;
+  // Set: the child drops to this uid and gid, with no supplementary groups, before exec (the
+  // grader must be root). RLIMIT_NPROC does not bind root, so a process limit needs this there.
+  std::optional<std::pair<uid_t, gid_t>> run_as = std::nullopt;
 };
 
 struct ProcessResult {

@@ -1,10 +1,9 @@
 #include "report.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+
+#include "atomic_file.h"
 
 namespace gpulab {
 
@@ -103,15 +102,7 @@ std::string Report::table() const {
 }
 
 void write_report(const std::filesystem::path& path, const Report& report) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const auto tmp = path.string() + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write the report to " + tmp);
-    out << report.to_json().dump(2) << "\n";
-    if (!out) throw std::runtime_error("writing the report to " + tmp + " failed");
-  }
-  std::filesystem::rename(tmp, path);
+  write_file_atomically(path, report.to_json().dump(2) + "\n");
 }
 
 }  // namespace gpulab

@@ -17,6 +17,8 @@
 
 namespace gpulab {
 
+class MovingInputs;  // input_sets.h
+
 struct RunContext {
   Dataset dataset;
   std::filesystem::path out_dir;
@@ -26,6 +28,9 @@ struct RunContext {
   // Also time the lab's trusted baseline, if it has one (`gpulab bench` asks; grading does not,
   // so timed grading runs spend their time on the student's code alone).
   bool time_baseline = false;
+  // The inputs that move before each timed sample (input_sets.h), which they keep up to date.
+  std::vector<MovingInputs*> moving_inputs = {};
+  void refresh_inputs(int set);
 
   // Writes out_dir/<file>.npy and lists it in result["outputs"].
   template <class T>

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # gpulab's set-up: installs the Debian packages it needs (only those missing), then configures
 # and builds with the `default` CMake preset. Safe to run again; used by the README's two
-# commands and by CI.
+# commands and by CI. With --packages-only it stops after the packages: the student kit and the
+# Gradescope autograder build their own way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The CPU backend (sim/) adds Boost.Context for its fibers and clang-14's LibTooling for its
 # rewriter.
+# libarchive writes the student kit and the Gradescope autograder, and reads the .zip and .tar.gz
+# submissions students hand in. bubblewrap is the sandbox every build and run of student code
+# goes through (docs/GRADING.md).
 packages=(cmake ninja-build g++ doctest-dev nlohmann-json3-dev libcli11-dev libboost-context-dev
-          clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev)
+          clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev libarchive-dev bubblewrap)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -19,6 +23,7 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+[ "${1:-}" = "--packages-only" ] && exit 0
 
 nvcc=/usr/local/cuda/bin/nvcc
 if [ ! -x "$nvcc" ]; then

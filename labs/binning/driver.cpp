@@ -6,6 +6,7 @@
 
 #include "../scatter-gather/dcs_dataset.h"
 #include "binning.h"
+#include "input_sets.h"
 
 namespace {
 
@@ -24,16 +25,12 @@ CutoffParams load_params(const gpulab::Dataset& ds) {
 void cutoff(RunContext& ctx) {
   const auto in = gpulab::dcs::load<CutoffLattice>(ctx.dataset);
   const CutoffParams params = load_params(ctx.dataset);
-  const int sets = gpulab::input_sets(ctx);
-  // Copies of the host atoms at different addresses, so timed samples cannot reuse a result.
-  std::vector<std::vector<float>> atoms(static_cast<size_t>(sets), in.atoms);
-  gpulab::GpuOutputs out(in.potential_spec(), sets);
+  // The atoms stay on the host, a copy per input set that moves before each timed sample.
+  gpulab::HostInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::GpuOutputs out(in.potential_spec(), gpulab::input_sets(ctx));
   gpulab::run_gpu_part(
       ctx, out,
-      [&](int s) {
-        cutoff_potential(atoms[static_cast<size_t>(s)].data(), in.n_atoms, in.lattice, params,
-                         out.get(s));
-      },
+      [&](int s) { cutoff_potential(atoms.get(s), in.n_atoms, in.lattice, params, out.get(s)); },
       "cutoff_potential");
   // The work is linear in the lattice points (the per-point normaliser of the scalability
   // check): with binning, each point visits a bounded neighbourhood whatever the box size.

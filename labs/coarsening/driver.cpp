@@ -4,21 +4,22 @@
 #include "../scatter-gather/dcs_dataset.h"
 #include "coarsening.h"
 #include "driver_baseline.h"
+#include "input_sets.h"
 
 namespace {
 
 void coarsened(gpulab::RunContext& ctx) {
   const auto in = gpulab::dcs::load<Lattice>(ctx.dataset);
   const int sets = gpulab::input_sets(ctx);
-  const auto atoms = gpulab::dcs::device_atoms(in, sets);
+  gpulab::DeviceInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
   gpulab::GpuOutputs out(in.potential_spec(), sets);
   gpulab::run_gpu_part(
-      ctx, out, [&](int s) { dcs_coarsened(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); },
+      ctx, out, [&](int s) { dcs_coarsened(atoms.get(s), in.n_atoms, in.lattice, out.get(s)); },
       "dcs_coarsened");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
   if (ctx.time_baseline) {
     const gpulab::TimingResult plain = gpulab::time_gpu_baseline(ctx, sets, [&](int s) {
-      baseline_plain_gather(atoms[s].get(), in.n_atoms, in.lattice, out.get(s));
+      baseline_plain_gather(atoms.get(s), in.n_atoms, in.lattice, out.get(s));
     });
     ctx.result["baseline"] = {{"name", "lab 1's plain gather"}, {"timing", plain.to_json()}};
   }

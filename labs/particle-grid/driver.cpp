@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "driver_baseline.h"
+#include "input_sets.h"
 #include "particle_grid.h"
 #include "run_part.h"
 
@@ -88,7 +89,8 @@ HostGrid host_grid(const std::vector<int>& ids, int ncells) {
   return h;
 }
 
-// One copy of `host` per input set, at different addresses.
+// One copy of `host` per input set, at different addresses: the trusted baseline's inputs and
+// outputs.
 template <class T>
 std::vector<DeviceBuffer<T>> copies(const std::vector<T>& host, int sets) {
   std::vector<DeviceBuffer<T>> out;
@@ -104,14 +106,14 @@ using BuildFn = void (*)(const float*, int, Grid, int*, int*, int*);
 void build_part(RunContext& ctx, BuildFn build, const char* what) {
   const Particles p = load(ctx);
   const int sets = gpulab::input_sets(ctx);
-  const auto pos = copies(p.pos, sets);
+  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
   const size_t slots = static_cast<size_t>(p.ncells) + 1;
   gpulab::GpuIntOutputs start({"cell_start", {slots}}, sets);
   gpulab::GpuIntOutputs count({"cell_count", {slots}}, sets);
   gpulab::GpuIntOutputs index({"particle_index", {static_cast<size_t>(p.n)}}, sets);
   gpulab::run_gpu_part<int32_t>(
       ctx, {&start, &count, &index},
-      [&](int s) { build(pos[s].get(), p.n, p.grid, start.get(s), count.get(s), index.get(s)); },
+      [&](int s) { build(pos.get(s), p.n, p.grid, start.get(s), count.get(s), index.get(s)); },
       what);
   ctx.result["work"] = static_cast<double>(p.n);
   if (!ctx.time_baseline) return;
@@ -121,12 +123,15 @@ void build_part(RunContext& ctx, BuildFn build, const char* what) {
   for (size_t i = 0; i < iota.size(); ++i) iota[i] = static_cast<int>(i);
   const auto keys = copies(ids, sets), values = copies(iota, sets);
   auto keys_out = copies(ids, sets), values_out = copies(iota, sets);
+  int key_bits = 1;  // ids go up to ncells, the outside slot
+  while (key_bits < 31 && (p.ncells >> key_bits) != 0) ++key_bits;
   const gpulab::TimingResult cub = gpulab::time_gpu_baseline(ctx, sets, [&](int s) {
     baseline_cub_sort_pairs(keys[s].get(), keys_out[s].get(), values[s].get(), values_out[s].get(),
-                            p.n);
+                            p.n, key_bits);
   });
   ctx.result["baseline"] = {
-      {"name", "CUB DeviceRadixSort::SortPairs of the same cell ids, 32-bit keys: the sort alone"},
+      {"name", "CUB DeviceRadixSort::SortPairs of the same cell ids over the " +
+                   std::to_string(key_bits) + " key bits they use: the sort alone"},
       {"timing", cub.to_json()}};
 }
 
@@ -142,14 +147,15 @@ void neighbours(RunContext& ctx) {
   const Particles p = load(ctx);
   const HostGrid h = host_grid(cell_ids(p), p.ncells);
   const int sets = gpulab::input_sets(ctx);
-  const auto pos = copies(p.pos, sets);
-  const auto start = copies(h.start, sets), count = copies(h.count, sets),
-             index = copies(h.index, sets);
+  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<int> start(ctx, h.start.data(), h.start.size());
+  gpulab::DeviceInputs<int> count(ctx, h.count.data(), h.count.size());
+  gpulab::DeviceInputs<int> index(ctx, h.index.data(), h.index.size());
   gpulab::GpuIntOutputs out({"neighbours", {static_cast<size_t>(p.n)}}, sets);
   gpulab::run_gpu_part(
       ctx, out,
       [&](int s) {
-        count_neighbours(pos[s].get(), p.n, p.grid, start[s].get(), count[s].get(), index[s].get(),
+        count_neighbours(pos.get(s), p.n, p.grid, start.get(s), count.get(s), index.get(s),
                          out.get(s));
       },
       "count_neighbours");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "driver_baseline.h"
+#include "input_sets.h"
 #include "run_part.h"
 #include "scan.h"
 
@@ -28,21 +29,15 @@ void scan_part(RunContext& ctx, const char* output, const char* what, ScanFn<T> 
                              values.shape_string() + " is not (n,) with 1 <= n < 2^31");
   const int n = static_cast<int>(values.count());
   const int sets = gpulab::input_sets(ctx);
-  // One copy of the input per input set, at different addresses, so that timed samples cannot
-  // reuse a cached result.
-  std::vector<gpulab::DeviceBuffer<T>> in;
-  for (int s = 0; s < sets; ++s) {
-    in.emplace_back(values.count());
-    in.back().upload(values.as<T>());
-  }
+  gpulab::DeviceInputs<T> in(ctx, values.as<T>(), values.count());
   gpulab::GpuOutputsOf<T> out({output, {values.count()}}, sets);
   gpulab::run_gpu_part(
-      ctx, out, [&](int s) { call(in[s].get(), out.get(s), n); }, what);
+      ctx, out, [&](int s) { call(in.get(s), out.get(s), n); }, what);
   ctx.result["work"] = static_cast<double>(n);
   if constexpr (std::is_same_v<T, int>) {
     if (ctx.time_baseline && with_cub) {
       const gpulab::TimingResult cub = gpulab::time_gpu_baseline(
-          ctx, sets, [&](int s) { baseline_cub_scan(in[s].get(), out.get(s), n, cub_kind); });
+          ctx, sets, [&](int s) { baseline_cub_scan(in.get(s), out.get(s), n, cub_kind); });
       ctx.result["baseline"] = {
           {"name", cub_kind == ScanKind::exclusive ? "CUB DeviceScan::ExclusiveSum"
                                                    : "CUB DeviceScan::InclusiveSum"},

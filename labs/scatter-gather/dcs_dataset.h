@@ -45,16 +45,4 @@ Input<Lattice> load(const Dataset& ds) {
   return in;
 }
 
-// One device copy of the atoms per input set, at different addresses, so that timed samples
-// cannot reuse a cached result.
-template <class Lattice>
-std::vector<DeviceBuffer<float>> device_atoms(const Input<Lattice>& in, int sets) {
-  std::vector<DeviceBuffer<float>> atoms;
-  for (int s = 0; s < sets; ++s) {
-    atoms.emplace_back(in.atoms.size());
-    atoms.back().upload(in.atoms.data());
-  }
-  return atoms;
-}
-
 }  // namespace gpulab::dcs

@@ -7,6 +7,7 @@
 
 #include "dcs.h"
 #include "dcs_dataset.h"
+#include "input_sets.h"
 
 namespace {
 
@@ -18,11 +19,10 @@ using DcsFn = void (*)(const float*, int, Lattice, float*);
 
 void gpu_part(RunContext& ctx, DcsFn fn, const char* what) {
   const DcsInput in = gpulab::dcs::load<Lattice>(ctx.dataset);
-  const int sets = gpulab::input_sets(ctx);
-  const auto atoms = gpulab::dcs::device_atoms(in, sets);
-  gpulab::GpuOutputs out(in.potential_spec(), sets);
+  gpulab::DeviceInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::GpuOutputs out(in.potential_spec(), gpulab::input_sets(ctx));
   gpulab::run_gpu_part(
-      ctx, out, [&](int s) { fn(atoms[s].get(), in.n_atoms, in.lattice, out.get(s)); }, what);
+      ctx, out, [&](int s) { fn(atoms.get(s), in.n_atoms, in.lattice, out.get(s)); }, what);
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
 }
 
@@ -53,14 +53,10 @@ void cpu_plain(const float* atoms, int n_atoms, Lattice lat, float* potential) {
 
 void cpu_fast(RunContext& ctx) {
   const DcsInput in = gpulab::dcs::load<Lattice>(ctx.dataset);
-  const int sets = gpulab::input_sets(ctx);
-  std::vector<std::vector<float>> atoms(static_cast<size_t>(sets), in.atoms);
-  gpulab::CpuOutputs out(in.potential_spec(), sets);
+  gpulab::HostInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::CpuOutputs out(in.potential_spec(), gpulab::input_sets(ctx));
   gpulab::run_cpu_part(
-      ctx, out,
-      [&](int s) {
-        dcs_cpu_fast(atoms[static_cast<size_t>(s)].data(), in.n_atoms, in.lattice, out.get(s));
-      },
+      ctx, out, [&](int s) { dcs_cpu_fast(atoms.get(s), in.n_atoms, in.lattice, out.get(s)); },
       "dcs_cpu_fast");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
   if (ctx.time_baseline) {

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "driver_baseline.h"
+#include "input_sets.h"
 #include "run_part.h"
 #include "segmented_scan.h"
 
 namespace {
 
-using gpulab::DeviceBuffer;
 using gpulab::DType;
 using gpulab::NpyArray;
 using gpulab::RunContext;
@@ -37,41 +37,29 @@ NpyArray vector_input(const gpulab::Dataset& ds, const std::string& name, DType 
   return a;
 }
 
-template <class T>
-std::vector<DeviceBuffer<T>> upload_sets(const NpyArray& a, int sets) {
-  std::vector<DeviceBuffer<T>> out;
-  for (int s = 0; s < sets; ++s) {
-    out.emplace_back(a.count());
-    if (a.count()) out.back().upload(a.as<T>());  // nnz can be 0
-  }
-  return out;
-}
-
 void scan(RunContext& ctx, bool inclusive) {
   const NpyArray values = vector_input(ctx.dataset, "values", DType::f32);
   const int n = static_cast<int>(values.count());
   const NpyArray flags = vector_input(ctx.dataset, "flags", DType::u8, n);
   if (n < 1) bad_input(ctx.dataset, "a scan needs at least one element");
   const int sets = gpulab::input_sets(ctx);
-  // Copies at different addresses, so timed samples cannot reuse a cached result.
-  const auto in = upload_sets<float>(values, sets);
-  const auto head = upload_sets<uint8_t>(flags, sets);
+  gpulab::DeviceInputs<float> in(ctx, values.as<float>(), values.count());
+  gpulab::DeviceInputs<uint8_t> head(ctx, flags.as<uint8_t>(), flags.count());
   const char* what = inclusive ? "segmented_scan_inclusive" : "segmented_scan_exclusive";
   gpulab::GpuOutputs out({inclusive ? "inclusive" : "exclusive", {static_cast<size_t>(n)}}, sets);
   gpulab::run_gpu_part(
       ctx, out,
       [&](int s) {
-        const size_t i = static_cast<size_t>(s);
-        (inclusive ? segmented_scan_inclusive : segmented_scan_exclusive)(
-            in[i].get(), head[i].get(), out.get(s), n);
+        (inclusive ? segmented_scan_inclusive : segmented_scan_exclusive)(in.get(s), head.get(s),
+                                                                          out.get(s), n);
       },
       what);
   ctx.result["work"] = static_cast<double>(n);
   if (ctx.time_baseline) {
     const std::vector<uint8_t> host_flags(flags.as<uint8_t>(), flags.as<uint8_t>() + n);
     const CubScanByKey cub(host_flags, sets, inclusive);
-    const gpulab::TimingResult t = gpulab::time_gpu_baseline(
-        ctx, sets, [&](int s) { cub.run(s, in[static_cast<size_t>(s)].get(), out.get(s)); });
+    const gpulab::TimingResult t =
+        gpulab::time_gpu_baseline(ctx, sets, [&](int s) { cub.run(s, in.get(s), out.get(s)); });
     ctx.result["baseline"] = {{"name", cub.name()}, {"timing", t.to_json()}};
   }
 }
@@ -103,18 +91,17 @@ void spmv(RunContext& ctx) {
       bad_input(ds, "col_idx[" + std::to_string(k) + "] is outside [0, n_cols)");
 
   const int sets = gpulab::input_sets(ctx);
-  const auto d_row_ptr = upload_sets<int>(row_ptr, sets);
-  const auto d_col_idx = upload_sets<int>(col_idx, sets);
-  const auto d_values = upload_sets<float>(values, sets);
-  const auto d_x = upload_sets<float>(x, sets);
+  gpulab::DeviceInputs<int> d_row_ptr(ctx, row_ptr.as<int>(), row_ptr.count());
+  gpulab::DeviceInputs<int> d_col_idx(ctx, col_idx.as<int>(), col_idx.count());
+  gpulab::DeviceInputs<float> d_values(ctx, values.as<float>(), values.count());
+  gpulab::DeviceInputs<float> d_x(ctx, x.as<float>(), x.count());
   gpulab::GpuOutputs out({"y", {static_cast<size_t>(n_rows)}}, sets);
   gpulab::run_gpu_part(
       ctx, out,
       [&](int s) {
-        const size_t i = static_cast<size_t>(s);
-        const CsrMatrix a = {n_rows,           n_cols, nnz, d_row_ptr[i].get(), d_col_idx[i].get(),
-                             d_values[i].get()};
-        spmv_csr(a, d_x[i].get(), out.get(s));
+        const CsrMatrix a = {n_rows,           n_cols,           nnz,
+                             d_row_ptr.get(s), d_col_idx.get(s), d_values.get(s)};
+        spmv_csr(a, d_x.get(s), out.get(s));
       },
       "spmv_csr");
   ctx.result["work"] = 2.0 * nnz;

@@ -1,13 +1,10 @@
 // particle-grid reference: the counting-sort build, the map-sort-find-starts build, and a
 // neighbour count over the grid.
 //
-// Atomic build, one pass of atomics and three of bandwidth: (1) one thread per particle computes
-// its cell and does atomicAdd on the cell's count, keeping what atomicAdd returns (its place
-// inside the cell) beside the cell id in an int2; (2) the counts are scanned (exclusive) into
-// cell_start, by a three-kernel reduce-then-scan over 4096-count tiles (the scan of lab 4); (3)
-// one thread per particle writes its index to cell_start[cell] + place. No second atomic pass
-// and no second read of the positions: 16 bytes read and 8 written per particle in (1), 8 read
-// and 4 written (scattered) in (3).
+// Atomic build: a counting sort in two levels (see "part 1" below): particles are first
+// partitioned into buckets of consecutive cells, then each bucket is counted, scanned and
+// placed by one block in shared memory. Every atomic that counts or places a particle is in
+// shared memory; global atomics are one per tile and bucket.
 //
 // Sort build: map to (cell id, index) pairs, CUB's radix sort over only the key bits that cell
 // ids use (22 for 128^3 + 1 ids), then one thread per boundary between sorted keys writes the
@@ -91,123 +88,240 @@ struct CellMap {
   }
 };
 
-// ---- part 1: counting sort ----
+// ---- part 1: counting sort, in two levels ----
+//
+// One level would be: count with atomicAdd on 2M counters in global memory, scan, scatter each
+// index to its cell's place. On the H100 that scatter alone, 16M 4-byte writes to random places
+// of a 64 MB array, takes about 1 ms: each write dirties its own 32-byte sector, read from and
+// written back to DRAM. Two levels keep every scattered access in on-chip memory.
+//
+// Level 1 sorts (cell, index) pairs by bucket, a bucket being 2^shift consecutive cells (2048
+// for 128^3 cells, about 16K particles), with counts in shared memory: each tile of 16384
+// particles counts its particles per bucket and adds the counts to the buckets' totals (one
+// global atomicAdd per tile and bucket), the totals are scanned into the buckets' starts, and
+// each tile ranks its particles by bucket in shared memory, takes room in each bucket with one
+// atomicAdd on the bucket's cursor, and writes its pairs bucket by bucket: runs of consecutive
+// addresses. Level 2 gives each bucket one block, which counts its cells with shared-memory
+// atomics, scans them, writes their counts and starts, and places each particle with an atomic
+// cursor into a copy of the bucket's range of particle_index in shared memory, copied out in
+// order at the end. Large tiles matter: on the H100, tiles of 4096 particles made level 1c 45%
+// slower (shorter runs, four times the cursor atomics). docs/PERF.md has the measurements.
 
-__global__ void count_cells(const float4* __restrict__ pos, int n, CellMap map,
-                            int* __restrict__ count, int2* __restrict__ cell_place) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int c = map.id(pos[i]);
-  cell_place[i] = make_int2(c, atomicAdd(&count[c], 1));
+constexpr int kPartThreads = 1024;
+constexpr int kPartItems = 16;
+constexpr int kPartTile = kPartThreads * kPartItems;
+constexpr int kMaxBuckets = 2048;    // a tile's bucket counters in shared memory
+constexpr int kMaxBucketShift = 13;  // a bucket's 8192 cell counters in shared memory
+constexpr int kBucketThreads = 1024;
+constexpr int kStaged = 20480;  // the most particles a bucket places in shared memory
+
+// 2^shift cells per bucket: as many as keep the expected bucket (n uniform particles) within
+// 80% of kStaged, at most 2^kMaxBucketShift, and at least enough for kMaxBuckets buckets.
+struct Buckets {
+  int shift, count;
+  Buckets(int slots, int n) {
+    int bits = 0;
+    while ((1 << bits) < slots) ++bits;
+    shift = 0;
+    while (shift < kMaxBucketShift &&
+           static_cast<double>(n) * (2 << shift) <= 0.8 * kStaged * slots)
+      ++shift;
+    while ((slots + (1 << shift) - 1) >> shift > kMaxBuckets) ++shift;
+    count = (slots + (1 << shift) - 1) >> shift;
+  }
+};
+
+// Raises a kernel's dynamic shared memory limit (48 KB unless asked) once per process.
+template <class Kernel>
+void allow_shared(Kernel kernel, size_t bytes) {
+  static size_t allowed = 0;
+  if (bytes > allowed) {
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         static_cast<int>(bytes));
+    allowed = bytes;
+  }
 }
 
-__global__ void scatter_index(const int2* __restrict__ cell_place, int n,
-                              const int* __restrict__ start, int* __restrict__ index) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int2 cp = cell_place[i];
-  index[start[cp.x] + cp.y] = i;
+// The exclusive scan of a[0 .. m) in shared memory by the whole block, in place; returns the
+// total. Each thread scans a run of consecutive entries, the runs' totals are scanned across
+// warps with shuffles. Every thread of the block must call it.
+template <int kBlock>
+__device__ int block_exclusive_scan(int* a, int m) {
+  __shared__ int warp_totals[kBlock / 32];
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
+  const int per = (m + kBlock - 1) / kBlock;
+  const int first = min(t * per, m), last = min(first + per, m);
+  int run = 0;
+  for (int i = first; i < last; ++i) run += a[i];
+  int incl = run;  // inclusive scan of the run totals across the warp
+  for (int o = 1; o < 32; o *= 2) {
+    const int v = __shfl_up_sync(0xffffffffu, incl, o);
+    if (lane >= o) incl += v;
+  }
+  if (lane == 31) warp_totals[warp] = incl;
+  __syncthreads();
+  int before = 0, total = 0;
+  for (int w = 0; w < kBlock / 32; ++w) {
+    before += w < warp ? warp_totals[w] : 0;
+    total += warp_totals[w];
+  }
+  int sum = before + incl - run;
+  for (int i = first; i < last; ++i) {
+    const int v = a[i];
+    a[i] = sum;
+    sum += v;
+  }
+  __syncthreads();
+  return total;
 }
 
-// The exclusive scan of the counts: 256 threads x 16 items per tile; each tile's total, the
-// totals scanned (recursively), each tile scanned again with its carry.
-constexpr int kItems = 16;
-constexpr int kTile = kThreads * kItems;
-
-__device__ __forceinline__ int padded(int i) {
-  return i + (i >> 5);
-}
-
-template <class T>
-__global__ void tile_sums(const T* __restrict__ in, int m, unsigned* __restrict__ sums) {
-  __shared__ unsigned warp_sums[kThreads / 32];
-  const size_t base = static_cast<size_t>(blockIdx.x) * kTile;
-  unsigned v = 0;
+// Level 1a: each particle's cell, and the particles per bucket: counted per tile in shared
+// memory, then added to the bucket's total in global memory (one atomicAdd per tile and
+// bucket, not per particle).
+__global__ void count_buckets(const float4* __restrict__ pos, int n, CellMap map, int shift, int nb,
+                              int* __restrict__ cell, int* __restrict__ total) {
+  __shared__ int count[kMaxBuckets];
+  for (int b = threadIdx.x; b < nb; b += kPartThreads) count[b] = 0;
+  __syncthreads();
+  const int base = blockIdx.x * kPartTile;
+  int c[kPartItems];
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const size_t i = base + j * kThreads + threadIdx.x;
-    if (i < static_cast<size_t>(m)) v += static_cast<unsigned>(in[i]);
+  for (int j = 0; j < kPartItems; ++j) {
+    const int i = base + j * kPartThreads + threadIdx.x;
+    c[j] = i < n ? map.id(pos[i]) : -1;
   }
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    v = threadIdx.x < kThreads / 32 ? warp_sums[threadIdx.x] : 0u;
-    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-    if (threadIdx.x == 0) sums[blockIdx.x] = v;
-  }
-}
-
-// Scans one tile per block (exclusive) into out, adding carries[blockIdx.x] when given. In
-// place is safe: a block reads its whole tile before it writes.
-template <class T>
-__global__ void tile_scan(const T* in, T* out, int m, const unsigned* __restrict__ carries) {
-  __shared__ unsigned tile[kTile + kTile / 32];
-  __shared__ unsigned totals[kThreads];
-  const int t = threadIdx.x;
-  const size_t base = static_cast<size_t>(blockIdx.x) * kTile;
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int i = j * kThreads + t;
-    tile[padded(i)] = base + i < static_cast<size_t>(m) ? static_cast<unsigned>(in[base + i]) : 0u;
-  }
-  __syncthreads();
-  unsigned item[kItems];
-  unsigned sum = 0;
-#pragma unroll
-  for (int k = 0; k < kItems; ++k) {
-    item[k] = sum;
-    sum += tile[padded(t * kItems + k)];
-  }
-  // Brent-Kung over the thread totals.
-  totals[t] = sum;
-  __syncthreads();
-  for (int stride = 1; stride < kThreads; stride *= 2) {
-    const int i = (t + 1) * 2 * stride - 1;
-    if (i < kThreads) totals[i] += totals[i - stride];
-    __syncthreads();
-  }
-  if (t == kThreads - 1) totals[t] = 0;
-  __syncthreads();
-  for (int stride = kThreads / 2; stride >= 1; stride /= 2) {
-    const int i = (t + 1) * 2 * stride - 1;
-    if (i < kThreads) {
-      const unsigned left = totals[i - stride];
-      totals[i - stride] = totals[i];
-      totals[i] += left;
+  for (int j = 0; j < kPartItems; ++j)
+    if (c[j] >= 0) {
+      cell[base + j * kPartThreads + threadIdx.x] = c[j];
+      atomicAdd(&count[c[j] >> shift], 1);
     }
-    __syncthreads();
-  }
-  const unsigned prefix = totals[t] + (carries ? carries[blockIdx.x] : 0u);
+  __syncthreads();
+  for (int b = threadIdx.x; b < nb; b += kPartThreads)
+    if (count[b]) atomicAdd(&total[b], count[b]);
+}
+
+// Level 1b: the buckets' starts, the exclusive scan of their totals (one block), twice: once
+// to keep (level 2 reads each bucket's range from it), once as cursors for level 1c.
+__global__ void scan_buckets(const int* __restrict__ total, int nb, int n, int* __restrict__ start,
+                             int* __restrict__ cursor) {
+  __shared__ int s[kMaxBuckets];
+  for (int b = threadIdx.x; b < nb; b += kPartThreads) s[b] = total[b];
+  __syncthreads();
+  block_exclusive_scan<kPartThreads>(s, nb);
+  for (int b = threadIdx.x; b < nb; b += kPartThreads) start[b] = cursor[b] = s[b];
+  if (threadIdx.x == 0) start[nb] = n;
+}
+
+// Level 1c: each tile ranks its particles by bucket in shared memory (the place from atomicAdd,
+// the tile's bucket starts from a scan), takes room in each bucket with one atomicAdd on the
+// bucket's cursor, and writes the (cell, index) pairs in bucket order: a bucket's pairs from one
+// tile go to consecutive addresses.
+__global__ void __launch_bounds__(kPartThreads, 1)
+    partition_pairs(const int* __restrict__ cell, int n, int shift, int nb,
+                    int* __restrict__ cursor, int2* __restrict__ pairs) {
+  __shared__ int start[kMaxBuckets + 1];  // the tile's count, then its start, per bucket
+  extern __shared__ int2 staged[];        // kPartTile pairs
+  for (int b = threadIdx.x; b < nb; b += kPartThreads) start[b] = 0;
+  __syncthreads();
+  const int base = blockIdx.x * kPartTile;
+  // All loads first, then the atomics: an atomic between two loads would wait for the first.
+  int c[kPartItems], place[kPartItems];
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) tile[padded(t * kItems + k)] = prefix + item[k];
+  for (int j = 0; j < kPartItems; ++j) {
+    const int i = base + j * kPartThreads + threadIdx.x;
+    c[j] = i < n ? cell[i] : -1;
+  }
+#pragma unroll
+  for (int j = 0; j < kPartItems; ++j)
+    if (c[j] >= 0) place[j] = atomicAdd(&start[c[j] >> shift], 1);
+  __syncthreads();
+  const int items = block_exclusive_scan<kPartThreads>(start, nb);
+  if (threadIdx.x == 0) start[nb] = items;
   __syncthreads();
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int i = j * kThreads + t;
-    if (base + i < static_cast<size_t>(m)) out[base + i] = static_cast<T>(tile[padded(i)]);
+  for (int j = 0; j < kPartItems; ++j)
+    if (c[j] >= 0)
+      staged[start[c[j] >> shift] + place[j]] =
+          make_int2(c[j], base + j * kPartThreads + threadIdx.x);
+  // Room in each bucket; room[r] is then the distance from a staged slot to its place in
+  // `pairs`.
+  constexpr int kPerThread = kMaxBuckets / kPartThreads;
+  int room[kPerThread];
+#pragma unroll
+  for (int r = 0; r < kPerThread; ++r) {
+    const int b = r * kPartThreads + threadIdx.x;
+    const int first = b < nb ? start[b] : 0, count = b < nb ? start[b + 1] - first : 0;
+    room[r] = count ? atomicAdd(&cursor[b], count) - first : 0;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < kPerThread; ++r) {
+    const int b = r * kPartThreads + threadIdx.x;
+    if (b < nb) start[b] = room[r];
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < items; k += kPartThreads) {
+    const int2 v = staged[k];
+    pairs[start[v.x >> shift] + k] = v;
   }
 }
 
-// Scratch words the scan of m items needs for its tile totals, all levels.
-size_t scan_scratch(int m) {
-  size_t words = 0;
-  for (int tiles = (m + kTile - 1) / kTile; tiles > 1; tiles = (tiles + kTile - 1) / kTile)
-    words += tiles;
-  return words;
+// Level 2: one block per bucket counts, scans and places the bucket's particles by cell. Each
+// thread loads kBatch pairs before it touches the counters, so that the loads of a batch are in
+// flight together. A bucket of at most kStaged particles is placed in shared memory and copied
+// out in order (coalesced); a larger one (most particles in a few cells) is placed in
+// particle_index directly, slower.
+constexpr int kBatch = 8;
+
+size_t sort_bucket_shared_bytes(int shift) {
+  return ((size_t{1} << shift) + kStaged) * sizeof(int);
 }
 
-template <class T>
-void exclusive_scan(const T* in, T* out, int m, unsigned* scratch) {
-  const int tiles = (m + kTile - 1) / kTile;
-  if (tiles == 1) {
-    tile_scan<T><<<1, kThreads>>>(in, out, m, nullptr);
-    return;
+__global__ void sort_bucket(const int2* __restrict__ pairs, int slots, int shift,
+                            const int* __restrict__ bucket_start, int* __restrict__ start,
+                            int* __restrict__ count, int* __restrict__ index) {
+  extern __shared__ int cursor[];  // 2^shift cell cursors, then kStaged staged indices
+  int* staged = cursor + (1 << shift);
+  const int b = blockIdx.x, t = threadIdx.x;
+  const int first_cell = b << shift;
+  const int cells = min(1 << shift, slots - first_cell);
+  const int begin = bucket_start[b], end = bucket_start[b + 1];
+  for (int j = t; j < cells; j += kBucketThreads) cursor[j] = 0;
+  __syncthreads();
+  for (int k0 = begin + t; k0 < end; k0 += kBucketThreads * kBatch) {
+    int c[kBatch];
+#pragma unroll
+    for (int r = 0; r < kBatch; ++r) {
+      const int k = k0 + r * kBucketThreads;
+      c[r] = k < end ? pairs[k].x - first_cell : -1;
+    }
+#pragma unroll
+    for (int r = 0; r < kBatch; ++r)
+      if (c[r] >= 0) atomicAdd(&cursor[c[r]], 1);
   }
-  unsigned* sums = scratch;
-  tile_sums<T><<<tiles, kThreads>>>(in, m, sums);
-  exclusive_scan<unsigned>(sums, sums, tiles, scratch + tiles);
-  tile_scan<T><<<tiles, kThreads>>>(in, out, m, sums);
+  __syncthreads();
+  for (int j = t; j < cells; j += kBucketThreads) count[first_cell + j] = cursor[j];
+  block_exclusive_scan<kBucketThreads>(cursor, cells);
+  for (int j = t; j < cells; j += kBucketThreads) start[first_cell + j] = begin + cursor[j];
+  __syncthreads();  // every start read before the cursors move
+  const bool stage = end - begin <= kStaged;
+  int* out = stage ? staged : index + begin;
+  for (int k0 = begin + t; k0 < end; k0 += kBucketThreads * kBatch) {
+    int2 v[kBatch];
+#pragma unroll
+    for (int r = 0; r < kBatch; ++r) {
+      const int k = k0 + r * kBucketThreads;
+      v[r] = k < end ? pairs[k] : make_int2(-1, 0);
+    }
+#pragma unroll
+    for (int r = 0; r < kBatch; ++r)
+      if (v[r].x >= 0) out[atomicAdd(&cursor[v[r].x - first_cell], 1)] = v[r].y;
+  }
+  if (stage) {
+    __syncthreads();
+    for (int k = t; k < end - begin; k += kBucketThreads) index[begin + k] = staged[k];
+  }
 }
 
 // ---- part 2: map, sort, find starts ----
@@ -278,17 +392,28 @@ __global__ void count_in_rows(const float4* __restrict__ sorted, const int* __re
 
 void build_grid_atomic(const float* pos, int n, Grid grid, int* cell_start, int* cell_count,
                        int* particle_index) {
-  static Scratch<int2> cell_place;
-  static Scratch<unsigned> scan_sums;
+  static Scratch<int> cells, bucket_words;
+  static Scratch<int2> pairs;
   const CellMap map(grid);
   const int slots = map.ncells + 1;
-  int2* cp = cell_place.get(n);
-  unsigned* sums = scan_sums.get(scan_scratch(slots) + 1);
-  cudaMemsetAsync(cell_count, 0, static_cast<size_t>(slots) * sizeof(int));
-  count_cells<<<blocks(n), kThreads>>>(reinterpret_cast<const float4*>(pos), n, map, cell_count,
-                                       cp);
-  exclusive_scan<int>(cell_count, cell_start, slots, sums);
-  scatter_index<<<blocks(n), kThreads>>>(cp, n, cell_start, particle_index);
+  const Buckets buckets(slots, n);
+  const int nb = buckets.count, tiles = (n + kPartTile - 1) / kPartTile;
+  int* cell = cells.get(n);
+  int* total = bucket_words.get(3 * static_cast<size_t>(nb) + 1);
+  int* cursor = total + nb;
+  int* bucket_start = cursor + nb;  // nb + 1 entries
+  int2* p = pairs.get(n);
+  cudaMemsetAsync(total, 0, nb * sizeof(int));
+  count_buckets<<<tiles, kPartThreads>>>(reinterpret_cast<const float4*>(pos), n, map,
+                                         buckets.shift, nb, cell, total);
+  scan_buckets<<<1, kPartThreads>>>(total, nb, n, bucket_start, cursor);
+  allow_shared(partition_pairs, kPartTile * sizeof(int2));
+  partition_pairs<<<tiles, kPartThreads, kPartTile * sizeof(int2)>>>(cell, n, buckets.shift, nb,
+                                                                     cursor, p);
+  const size_t shared = sort_bucket_shared_bytes(buckets.shift);
+  allow_shared(sort_bucket, shared);
+  sort_bucket<<<nb, kBucketThreads, shared>>>(p, slots, buckets.shift, bucket_start, cell_start,
+                                              cell_count, particle_index);
 }
 
 void build_grid_sort(const float* pos, int n, Grid grid, int* cell_start, int* cell_count,

@@ -138,8 +138,9 @@ void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsign
       counted_quietly(finding_kind::uninitialised_read, t, file, line))
     uninit = false;
   if (!uninit && found == none) return;
+  const std::string name = obj.name;  // the dynamic arena is named "extern __shared__ (...)"
   const std::string what =
-      std::string("__shared__ ") + obj.name + ", byte offset " +
+      (name.rfind("extern ", 0) == 0 ? name : "__shared__ " + name) + ", byte offset " +
       std::to_string(off - (obj.lo - reinterpret_cast<std::uintptr_t>(shared_arena_base())));
   if (uninit && (mode & rd) && !(mode & mode_atomic))
     report(finding_kind::uninitialised_read, t, file, line, func,
@@ -155,20 +156,27 @@ void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsign
   const char* did = found == raw ? "wrote" : found == war ? "read" : "wrote";
   std::string detail = "thread " + dims(t->idx) + " " + how + " thread " + dims(o.idx) + " " + did +
                        " (at " + tr.site_words(other_site) + ") in " + what;
+  // Both accesses from one line that reads and writes the same bytes: most often a shared
+  // counter updated without an atomic (count[c] += 1), where a barrier is not the fix.
+  const bool one_line_update = other_site == here && found != war;
+  const std::string update_advice =
+      " Both accesses are at this line: if it updates a shared value (count[c] += 1, ++n), two "
+      "threads can read the same old value and one update is lost: make it an atomic "
+      "(atomicAdd works on shared memory). Otherwise ";
   if (same_warp)
     report(finding_kind::warp_lockstep, t, file, line, func,
            "shared-memory access relies on warp lockstep",
-           detail +
-               ", both in one warp with no __syncwarp() in between. Threads of a warp do "
-               "not run in lockstep (since Volta): add __syncwarp().");
+           detail + ", both in one warp with no __syncwarp() in between." +
+               (one_line_update ? update_advice + "threads" : std::string(" Threads")) +
+               " of a warp do not run in lockstep (since Volta): add __syncwarp().");
   else
     report(finding_kind::shared_race, t, file, line, func,
            found == raw   ? "shared-memory race (read after write)"
            : found == war ? "shared-memory race (write after read)"
                           : "shared-memory race (write after write)",
-           detail +
-               " with no __syncthreads() in between. Add __syncthreads() between the "
-               "write and the other thread's access.");
+           detail + " with no __syncthreads() in between." +
+               (one_line_update ? update_advice + "add" : std::string(" Add")) +
+               " __syncthreads() between the write and the other thread's access.");
 }
 
 }  // namespace gpulab_sim::detail

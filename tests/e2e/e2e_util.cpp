@@ -17,15 +17,21 @@ fs::path scratch(const std::string& name) {
 
 Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
              double timeout_s, std::vector<std::string> env) {
-  const fs::path dir = scratch(lab + "-" + submission.filename().string());
-  const fs::path out = dir / "results.json";
+  return grade_to(scratch(lab + "-" + submission.filename().string()) / "results.json", lab,
+                  submission, std::move(extra), timeout_s, std::move(env));
+}
+
+Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& submission,
+                std::vector<std::string> extra, double timeout_s, std::vector<std::string> env) {
+  fs::create_directories(report.parent_path());
   std::vector<std::string> argv = {
       GPULAB_TEST_BINARY, "grade",         lab, "--submission", submission.string(), "--out",
-      out.string(),       "--hidden-seed", "7"};
+      report.string(),    "--hidden-seed", "7"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Graded g;
-  g.process = gpulab::run_process({argv, dir, timeout_s, 1 << 20, 0, 0, std::move(env)});
-  std::ifstream in(out);
+  g.process =
+      gpulab::run_process({argv, report.parent_path(), timeout_s, 1 << 20, 0, 0, std::move(env)});
+  std::ifstream in(report);
   REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
   g.report = json::parse(in);
   return g;

@@ -28,6 +28,10 @@ fs::path scratch(const std::string& name);
 // `env`: NAME=VALUE entries for gpulab's environment (GPULAB_SOURCE_DIR, say).
 Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
              double timeout_s = 900, std::vector<std::string> env = {});
+// The same, with the report written to `report` and gpulab run in its directory.
+Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& submission,
+                std::vector<std::string> extra, double timeout_s = 900,
+                std::vector<std::string> env = {});
 
 // A copy of the test whose name starts with `prefix` (exactly one must).
 json test_named(const json& report, const std::string& prefix);

@@ -168,3 +168,41 @@ TEST_CASE("the child's environment takes the overrides and keeps the rest") {
   REQUIRE(r.ok());
   CHECK(r.output == "kept new []\n");
 }
+
+TEST_CASE("a child that inherits no environment has only the one it is given") {
+  setenv("GPULAB_TEST_SECRET", "secret", 1);
+  ProcessOptions o = shell("echo \"[$GPULAB_TEST_SECRET] [$GPULAB_TEST_GIVEN]\"");
+  o.argv[0] = "/bin/sh";  // no PATH to look it up in
+  o.inherit_env = false;
+  o.env = {"GPULAB_TEST_GIVEN=given"};
+  const ProcessResult r = gpulab::run_process(o);
+  unsetenv("GPULAB_TEST_SECRET");
+  REQUIRE(r.ok());
+  CHECK(r.output == "[] [given]\n");
+}
+
+TEST_CASE("run_process sets the process and address-space limits") {
+  ProcessOptions o = shell("grep -E 'Max (processes|address space)' /proc/self/limits");
+  o.process_limit = 77;
+  o.address_space_limit = size_t{3} << 30;
+  const ProcessResult r = gpulab::run_process(o);
+  INFO(r.output);
+  REQUIRE(r.ok());
+  CHECK(contains(r.output, "Max processes             77                   77"));
+  CHECK(contains(r.output, "Max address space         3221225472           3221225472"));
+}
+
+TEST_CASE("run_process runs the child as another user, or not at all") {
+  ProcessOptions o = shell("id -u; id -g; id -G");
+  o.run_as = std::make_pair(uid_t{0x70000001}, gid_t{0x70000001});
+  const ProcessResult r = gpulab::run_process(o);
+  if (geteuid() == 0) {
+    REQUIRE(r.ok());
+    const std::string id = std::to_string(0x70000001);
+    CHECK(r.output == id + "\n" + id + "\n" + id + "\n");  // no supplementary group of root's
+  } else {
+    // Only root may change its user: the child must then not run as the grader instead.
+    CHECK_FALSE(r.ok());
+    CHECK(contains(r.start_error, "not permitted"));
+  }
+}

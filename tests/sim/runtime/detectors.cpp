@@ -123,6 +123,18 @@ void atomics_only_k(int* out) {
   __syncthreads();
   if (threadIdx.x == 0) WR(out[blockIdx.x]) = RD(hits);
 }
+// A shared counter: the planted bug increments it without an atomic.
+void counter_k(int* out, int planted) {
+  SHARED(int, hits, 7);
+  if (threadIdx.x == 0) WR(hits) = 0;
+  __syncthreads();
+  if (planted)
+    RW(hits) += 1;
+  else
+    atomicAdd(&hits, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) WR(out[blockIdx.x]) = RD(hits);
+}
 
 void trap_k(int* out, int planted) {
   if (planted && threadIdx.x == 3) __trap();
@@ -388,6 +400,8 @@ TEST_SUITE("detectors") {
     REQUIRE_FALSE(races.empty());
     CHECK_FALSE(races[0].error);
     CHECK(races[0].message.find("no __syncthreads()") != std::string::npos);
+    // Two lines, a missing barrier: no advice about atomics.
+    CHECK(races[0].message.find("atomic") == std::string::npos);
     const auto lock = found(finding_kind::warp_lockstep);
     REQUIRE_FALSE(lock.empty());
     CHECK(lock[0].message.find("__syncwarp") != std::string::npos);
@@ -398,6 +412,13 @@ TEST_SUITE("detectors") {
     LAUNCH(atomics_only_k, 4, 256, 0, hits);
     CHECK(gpulab_sim::findings().empty());  // atomics do not race with each other
     CHECK(to_host(hits, 4)[3] == 256);
+    // One line reading and writing a shared counter: the advice is an atomic, not a barrier.
+    LAUNCH(counter_k, 4, 256, 0, hits, 0);
+    CHECK(gpulab_sim::findings().empty());
+    LAUNCH(counter_k, 4, 256, 0, hits, 1);
+    const auto lost = found(finding_kind::shared_race);
+    REQUIRE_FALSE(lost.empty());
+    CHECK(lost[0].message.find("make it an atomic") != std::string::npos);
     cudaFree(in);
     cudaFree(out);
     cudaFree(hits);

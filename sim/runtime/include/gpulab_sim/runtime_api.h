@@ -100,8 +100,15 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocDefault 0x00
 
+// A device's identity; the sim's is all zero bytes.
+struct CUuuid_st {
+  char bytes[16];
+};
+typedef CUuuid_st cudaUUID_t;
+
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
   size_t totalGlobalMem;
   size_t sharedMemPerBlock;
   int regsPerBlock;

@@ -1,0 +1,170 @@
+// The class summary page (class_table.h): plain HTML with inline CSS and SVG, so it opens from
+// a file, offline, and can be mailed or archived as it is.
+#include <algorithm>
+
+#include "class_table.h"
+
+namespace gpulab {
+
+namespace {
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  return out;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+constexpr int kBins = 10;
+
+// Ten bars: scores as a fraction of the student's maximum, 0-10% ... 90-100% (a full score
+// falls in the last bar).
+std::string histogram_svg(const std::vector<double>& fractions) {
+  int count[kBins] = {};
+  for (double f : fractions) ++count[std::clamp(static_cast<int>(f * kBins), 0, kBins - 1)];
+  const int top = std::max(1, *std::max_element(count, count + kBins));
+  const int w = 440, h = 200, left = 30, bottom = 30, bar = (w - left) / kBins;
+  std::string svg = "<svg class=\"hist\" width=\"" + std::to_string(w) + "\" height=\"" +
+                    std::to_string(h) + "\" viewBox=\"0 0 " + std::to_string(w) + " " +
+                    std::to_string(h) + "\" role=\"img\" aria-label=\"score histogram\">\n";
+  const int plot_h = h - bottom - 20;
+  for (int b = 0; b < kBins; ++b) {
+    const int bh = count[b] * plot_h / top;
+    const int x = left + b * bar, y = h - bottom - bh;
+    const std::string range =
+        std::to_string(b * 100 / kBins) + "-" + std::to_string((b + 1) * 100 / kBins) + "%";
+    svg += "  <rect x=\"" + std::to_string(x + 2) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
+           std::to_string(bar - 4) + "\" height=\"" + std::to_string(bh) + "\"><title>" + range +
+           ": " + std::to_string(count[b]) + " students</title></rect>\n";
+    if (count[b] > 0)
+      svg += "  <text x=\"" + std::to_string(x + bar / 2) + "\" y=\"" + std::to_string(y - 4) +
+             "\" text-anchor=\"middle\">" + std::to_string(count[b]) + "</text>\n";
+    svg += "  <text x=\"" + std::to_string(x + bar / 2) + "\" y=\"" + std::to_string(h - 12) +
+           "\" text-anchor=\"middle\" class=\"axis\">" + std::to_string(b * 100 / kBins) +
+           "</text>\n";
+  }
+  svg += "  <line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(h - bottom) +
+         "\" x2=\"" + std::to_string(w) + "\" y2=\"" + std::to_string(h - bottom) +
+         "\" class=\"axisline\"/>\n";
+  svg += "  <text x=\"" + std::to_string(w) + "\" y=\"" + std::to_string(h - 1) +
+         "\" text-anchor=\"end\" class=\"axis\">score, % of maximum</text>\n</svg>\n";
+  return svg;
+}
+
+std::string lab_section(const ClassTable& table, const std::string& lab) {
+  std::vector<double> scores, fractions;
+  int failed = 0, missing = 0;
+  for (const auto& student : table.students()) {
+    const StudentLab* r = table.find(student, lab);
+    if (!r) {
+      ++missing;
+    } else if (r->grader_failed) {
+      ++failed;
+    } else {
+      scores.push_back(r->score());
+      fractions.push_back(r->max_score() > 0 ? r->score() / r->max_score() : 0);
+    }
+  }
+  std::string s = "<section>\n<h2>" + escape(lab) + "</h2>\n<p>";
+  s += std::to_string(scores.size()) + " graded";
+  if (failed) s += ", <strong>" + std::to_string(failed) + " where the grader failed</strong>";
+  if (missing) s += ", " + std::to_string(missing) + " without a report";
+  if (!scores.empty()) {
+    double sum = 0;
+    for (double v : scores) sum += v;
+    s += ". Score: mean " + format_points(sum / static_cast<double>(scores.size()));
+    s += ", median " + format_points(median_of(scores)) + ", lowest " +
+         format_points(*std::min_element(scores.begin(), scores.end())) + ", highest " +
+         format_points(*std::max_element(scores.begin(), scores.end()));
+  }
+  s += ".</p>\n" + histogram_svg(fractions);
+  s += "<table>\n<tr><th>test</th><th>max</th><th>full points</th><th>mean</th></tr>\n";
+  for (const auto& test : table.test_names(lab)) {
+    int full = 0, with = 0;
+    double sum = 0;
+    const double max = table.test_max(lab, test);
+    for (const auto& student : table.students()) {
+      const StudentLab* r = table.find(student, lab);
+      double points = 0;
+      if (!r || r->grader_failed || !r->test_score(test, points)) continue;
+      ++with;
+      sum += points;
+      full += points >= max;
+    }
+    s += "<tr><td>" + escape(test) + "</td><td>" + format_points(max) + "</td><td>" +
+         std::to_string(full) + " of " + std::to_string(with) + "</td><td>" +
+         (with ? format_points(sum / with) : std::string("-")) + "</td></tr>\n";
+  }
+  return s + "</table>\n</section>\n";
+}
+
+constexpr const char* kStyle =
+    R"(body { font: 15px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
+td.num { text-align: right; }
+.failed { color: #b00; }
+svg.hist rect { fill: #4a7ab5; }
+svg.hist text { font-size: 12px; }
+svg.hist .axis { fill: #666; }
+svg.hist .axisline { stroke: #666; }
+)";
+
+}  // namespace
+
+std::string class_html(const ClassTable& table, const std::string& title) {
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+                  escape(title) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
+  s += "<h1>" + escape(title) + "</h1>\n<p>" + std::to_string(table.students().size()) +
+       " students.</p>\n";
+  for (const auto& lab : table.labs()) s += lab_section(table, lab);
+  s += "<section>\n<h2>Students</h2>\n<table>\n<tr><th>student</th>";
+  for (const auto& lab : table.labs()) s += "<th>" + escape(lab) + "</th>";
+  s += "<th>total</th></tr>\n";
+  for (const auto& student : table.students()) {
+    s += "<tr><td>" + escape(student) + "</td>";
+    double total = 0, max = 0;
+    for (const auto& lab : table.labs()) {
+      const StudentLab* r = table.find(student, lab);
+      if (!r) {
+        s += "<td>missing</td>";
+      } else if (r->grader_failed) {
+        s += "<td class=\"failed\">grader failed</td>";
+      } else {
+        s += "<td class=\"num\">" + format_points(r->score()) + " / " +
+             format_points(r->max_score()) + "</td>";
+        total += r->score();
+        max += r->max_score();
+      }
+    }
+    s += "<td class=\"num\">" + format_points(total) + " / " + format_points(max) + "</td></tr>\n";
+  }
+  s += "</table>\n</section>\n</body>\n</html>\n";
+  return s;
+}
+
+}  // namespace gpulab

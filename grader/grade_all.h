@@ -1,0 +1,56 @@
+// Grading a class: every student of a roster (roster.h) for each lab, each in its own
+// `gpulab grade` process, several at a time. Reports go to OUT/<lab>/<student>/results.json,
+// then the class CSV and HTML summary (class_table.h) to OUT/class.csv and OUT/class.html.
+//
+// Why a process per submission, not a thread: a grader that crashes, hangs or runs out of
+// memory on one submission takes only that process with it; CUDA_VISIBLE_DEVICES, which pins a
+// grader to its GPU, is per process; and each submission goes through exactly what
+// `gpulab grade` does, sandbox and intake included.
+//
+// Resuming: beside each report, grading.json records the configuration it was graded with
+// (lab, backend, hidden seed's fingerprint, gpulab version, timing on or off, the submission's
+// content hash). A rerun skips a student whose record matches; anything else (no record, a
+// changed submission or seed, a grader failure) is graded again. The record is removed before
+// a grading starts and written after its report, each through a rename, so an interruption at
+// any point leaves either a complete, recorded report or one that is graded again.
+//
+// GPUs: each grader is given one visible GPU (the least busy) through CUDA_VISIBLE_DEVICES,
+// compiles without holding it, then takes an exclusive lock on that GPU's lock file
+// (gpulab-gpu-<uuid>.lock in the temporary directory, so separate grade-all runs share it) for
+// as long as it runs code: one grader at a time per GPU, all GPUs busy. On sim there is no lock.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+struct GradeAllOptions {
+  std::filesystem::path roster, out;
+  std::vector<std::string> labs;
+  unsigned jobs = 0;  // graders at once; 0: one per CPU core
+  std::string backend = "cuda";
+  std::optional<uint64_t> hidden_seed;  // none: GPULAB_HIDDEN_SEED, else gpulab's default
+  bool performance = true;
+  bool require_gpu = false;
+  bool allow_unsandboxed = false;          // passed on to gpulab grade
+  double submission_timeout_s = 4 * 3600;  // one student's whole grading of one lab
+};
+
+// Progress goes to `progress` (a bar on a terminal, lines otherwise), warnings and the summary
+// to `out`. Returns 0 when every submission was graded, 1 when the grader failed on some (their
+// reports say so), and throws std::runtime_error when it cannot start (a bad roster or lab).
+int grade_all(const GradeAllOptions& options, std::ostream& out, std::ostream& progress,
+              bool progress_is_tty);
+
+// For a `gpulab grade` that grade-all started: it dies with grade-all (even when grade-all is
+// killed with -9), so an interrupted class grading leaves no grader running behind it.
+void die_with_parent(pid_t parent);
+
+}  // namespace gpulab

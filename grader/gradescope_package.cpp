@@ -1,0 +1,46 @@
+#include "gradescope_package.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "dist_policy.h"
+#include "lab_config.h"
+#include "paths.h"
+
+namespace gpulab {
+
+namespace {
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+int make_gradescope_package(const std::string& lab, uint64_t hidden_seed,
+                            const std::filesystem::path& out, std::ostream& log) {
+  const Paths paths = Paths::current();
+  LabConfig::load(paths.lab_dir(lab) / "lab.json");  // the lab exists and its lab.json is sound
+  const std::vector<std::pair<std::string, std::string>> values = {
+      {"GPULAB_LAB", lab},
+      {"GPULAB_HIDDEN_SEED", std::to_string(hidden_seed)},
+      {"GPULAB_VERSION", GPULAB_VERSION}};
+  std::vector<ArchiveFile> files;
+  for (const char* script : {"setup.sh", "run_autograder"}) {
+    const auto file = paths.source / "packaging" / "gradescope" / script;
+    files.push_back({script, fill_template(read_text(file), values, file.string()), true});
+  }
+  const auto sources = select_files(Bundle::gradescope, tracked_files(paths.source));
+  for (auto& f : read_bundle(paths.source, sources, "gpulab/")) files.push_back(std::move(f));
+  write_archive(out, files);
+  log << "wrote " << out.string() << ": the Gradescope autograder for " << lab
+      << " (CPU backend), with setup.sh, run_autograder and " << sources.size()
+      << " gpulab sources; upload it as the assignment's autograder (Ubuntu 24.04 base image)\n";
+  return 0;
+}
+
+}  // namespace gpulab

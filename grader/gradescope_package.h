@@ -1,0 +1,16 @@
+// gpulab package gradescope: a Gradescope autograder for one lab, as the zip Gradescope takes
+// (setup.sh and run_autograder at its root, from packaging/gradescope/), with gpulab's sources
+// for building it on the CPU backend (Gradescope has no GPU) and the instructor's hidden seed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+namespace gpulab {
+
+int make_gradescope_package(const std::string& lab, uint64_t hidden_seed,
+                            const std::filesystem::path& out, std::ostream& log);
+
+}  // namespace gpulab

@@ -1,0 +1,125 @@
+// The sandbox every build and run of student code goes through (bubblewrap): a child sees a
+// read-only system, the few files its job needs, one writable directory, and the GPU's device
+// nodes or no device at all; it has no network, its own process and IPC namespaces, a private
+// /tmp, and a process count limit. This file is the policy (what a child may see, as a bwrap
+// command line, and who it runs as); process.h is the mechanism that starts it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "lab_config.h"
+#include "paths.h"
+#include "process.h"
+
+namespace gpulab {
+
+// One file or directory a child sees: `host` appears at `inside`, read-only unless writable.
+// An optional mount whose host path is missing is left out rather than failing the sandbox.
+struct SandboxMount {
+  std::filesystem::path host, inside;
+  bool writable = false;
+  bool optional = false;
+};
+
+// What one sandboxed child may see beside the read-only system.
+struct SandboxSpec {
+  std::vector<SandboxMount> mounts;
+  bool gpu = false;               // the NVIDIA device nodes (and /sys, read-only, for the driver)
+  std::filesystem::path cwd;      // inside the sandbox
+  size_t tmp_bytes = 256u << 20;  // the private /tmp, in memory
+  // Host directories hidden even where a system directory holds them: gpulab's own trees and
+  // its dataset cache, with reference/ and the expected outputs, should an instructor install
+  // gpulab under /usr.
+  std::vector<std::filesystem::path> hidden;
+};
+
+// The facts about this machine that the bwrap command line depends on.
+struct SandboxHost {
+  std::vector<std::filesystem::path> nvidia_devices;  // /dev/nvidia0, /dev/nvidiactl, ...
+  // The top-level /bin, /lib, ...: symlinks (into /usr on a merged-/usr system) or directories.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> root_links;
+  std::vector<std::filesystem::path> root_dirs;
+  // Directories the loader searches beyond the system's (LD_LIBRARY_PATH: the CUDA driver's
+  // libraries in a container, say) and the CUDA toolkit where it is not under /usr.
+  std::vector<std::filesystem::path> extra_system_dirs;
+
+  static SandboxHost current(const Paths& paths);
+};
+
+// The bwrap options (everything before the command) that confine a child to `spec`.
+std::vector<std::string> bwrap_options(const SandboxSpec& spec, const SandboxHost& host);
+
+// A build: the staged student files (or reference/), the lab's public folder (interface header),
+// the harness and driver libraries and, for the CPU backend, gpulab-sim-cc's pieces, all at
+// their own paths (compiler messages name them); `work_dir` is the one writable directory.
+SandboxSpec build_sandbox(const LabConfig& lab, const Paths& paths,
+                          const std::filesystem::path& src_dir,
+                          const std::filesystem::path& work_dir, const std::string& backend);
+
+// Where a run's files appear inside its sandbox: fixed paths, so nothing beside the dataset's
+// input directory (its expected outputs live next to it) can be reached through them.
+struct RunPaths {
+  static constexpr const char* runner = "/gpulab/runner";
+  static constexpr const char* input = "/gpulab/input";
+  static constexpr const char* out = "/gpulab/out";
+};
+
+// A run: the runner (read-only), the dataset's input directory (read-only), the run's output
+// directory (writable), the GPU's device nodes when `gpu`.
+SandboxSpec run_sandbox(const Paths& paths, const std::filesystem::path& runner,
+                        const std::filesystem::path& input_dir,
+                        const std::filesystem::path& out_dir, bool gpu);
+
+// Whether children are sandboxed here, and how: found once per process by running bubblewrap.
+class Sandbox {
+ public:
+  // Runs `bwrap ... true` once (per process and per `gpu`) with the mounts a build and a run
+  // need; bubblewrap is GPULAB_BWRAP, else bwrap on PATH. Never throws.
+  static Sandbox detect(const Paths& paths, bool gpu);
+
+  bool enabled() const { return enabled_; }
+  const std::string& problem() const { return problem_; }  // why not enabled, for instructors
+  const std::string& version() const { return version_; }  // "bubblewrap 0.8.0"
+
+  // Where `host` appears to a child confined by `spec`: the mount's inside path, or `host`
+  // itself when the sandbox is off.
+  std::filesystem::path inside(const SandboxSpec& spec, const std::filesystem::path& host) const;
+
+  // `po` started inside the sandbox: bwrap prefixed to its command, a clean environment (the
+  // whitelist below, plus po.env), an unprivileged user whose process count is limited, the
+  // writable mounts handed to that user. When the sandbox is off, `po` unchanged.
+  ProcessOptions confine(ProcessOptions po, const SandboxSpec& spec) const;
+
+  // Runs `po` confined (above) and reports it as if it had run alone: bwrap exits with 128 + n
+  // when the child was killed by signal n, which is given back as that signal.
+  ProcessResult run(const ProcessOptions& po, const SandboxSpec& spec) const;
+
+  // For the report's environment: {"enabled", "bwrap", "problem"}.
+  nlohmann::json to_json() const;
+
+ private:
+  bool enabled_ = false;
+  std::string bwrap_, version_, problem_;
+  Paths paths_;
+};
+
+// Processes and threads one sandboxed child may have at once (RLIMIT_NPROC): enough for nvcc's
+// pipeline, the CUDA runtime's threads and the CPU backend's workers; a fork bomb stops there.
+constexpr size_t kSandboxProcesses = 256;
+
+// The grader's environment variables a sandboxed child keeps (PATH, the locale, the GPU
+// selection, the loader's path, the CPU backend's settings); nothing else of it, such as a
+// hidden seed, reaches student code.
+bool sandbox_keeps_env(const std::string& name);
+
+// The user a sandboxed child runs as when the grader is root: RLIMIT_NPROC never binds root,
+// so each child gets a uid of its own, unused by anyone, from a range gpulab reserves; `pid`
+// and `sequence` (the grader's process and its n-th child) keep concurrent children apart.
+uid_t sandbox_uid(pid_t pid, unsigned sequence);
+
+}  // namespace gpulab

@@ -1,0 +1,98 @@
+// A timed part's inputs, one copy per input set, each written afresh before every timed sample:
+// from a pristine copy, so a submission that wrote into its const inputs (or hid results
+// there) starts again from the true ones; and to a place that moves by 256 bytes with every
+// sample of the set, so a submission that keeps results by input address finds none to reuse.
+// The copy is made before the sample's clock starts, and on the GPU before its L2 flush.
+// (Results kept by input content, not address, are caught by the roofline floor where they pay:
+// the grader rejects times below what the hardware can do.)
+//
+// A driver holds each input in one of these and hands get(set) to the student's function;
+// run_gpu_part and run_cpu_part move every input of the run before each timed sample.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "device_buffer.h"
+#include "run_part.h"
+
+namespace gpulab {
+
+// Where each input set's copy sits in its allocation, and the input's place in the run.
+class MovingInputs {
+ public:
+  MovingInputs(const MovingInputs&) = delete;
+  MovingInputs& operator=(const MovingInputs&) = delete;
+  virtual ~MovingInputs();
+
+  // Moves set `set` to its next place and writes it there from the pristine copy.
+  void refresh(int set);
+
+ protected:
+  MovingInputs(RunContext& ctx, size_t element_bytes);
+  int sets() const { return static_cast<int>(places_.size()); }
+  size_t offset(int set) const;  // in elements, from the start of the set's allocation
+  size_t room() const;           // elements a set's allocation holds beyond the input
+  virtual void write(int set) = 0;
+
+ private:
+  RunContext& ctx_;
+  size_t element_bytes_;
+  std::vector<size_t> places_;
+};
+
+template <class T>
+class DeviceInputs : public MovingInputs {
+  static_assert(256 % sizeof(T) == 0, "an input moves by 256 bytes: whole elements");
+
+ public:
+  DeviceInputs(RunContext& ctx, const T* host, size_t count)
+      : MovingInputs(ctx, sizeof(T)), count_(count), pristine_(count) {
+    if (count) pristine_.upload(host);
+    for (int s = 0; s < sets(); ++s) {
+      sets_.emplace_back(count + room());
+      write(s);
+    }
+  }
+  const T* get(int set) const { return sets_[static_cast<size_t>(set)].get() + offset(set); }
+  size_t size() const { return count_; }
+
+ private:
+  void write(int set) override {
+    if (count_)
+      GPULAB_CUDA(cudaMemcpy(sets_[static_cast<size_t>(set)].get() + offset(set), pristine_.get(),
+                             count_ * sizeof(T), cudaMemcpyDeviceToDevice));
+  }
+
+  size_t count_;
+  DeviceBuffer<T> pristine_;
+  std::vector<DeviceBuffer<T>> sets_;
+};
+
+template <class T>
+class HostInputs : public MovingInputs {
+  static_assert(256 % sizeof(T) == 0, "an input moves by 256 bytes: whole elements");
+
+ public:
+  HostInputs(RunContext& ctx, const T* host, size_t count)
+      : MovingInputs(ctx, sizeof(T)), pristine_(host, host + count) {
+    for (int s = 0; s < sets(); ++s) {
+      sets_.emplace_back(count + room());
+      write(s);
+    }
+  }
+  const T* get(int set) const { return sets_[static_cast<size_t>(set)].data() + offset(set); }
+  size_t size() const { return pristine_.size(); }
+
+ private:
+  void write(int set) override {
+    std::copy(pristine_.begin(), pristine_.end(),
+              sets_[static_cast<size_t>(set)].begin() + static_cast<std::ptrdiff_t>(offset(set)));
+  }
+
+  std::vector<T> pristine_;
+  std::vector<std::vector<T>> sets_;
+};
+
+}  // namespace gpulab

@@ -1,0 +1,402 @@
+// End-to-end: the adversarial submissions (tests/adversarial/<lab>/<name>/, with an expect.json
+// as in expect.h) are graded one by one, on the CPU backend in CI and, those for the GPU, on a
+// GPU. Each must leave
+//  - the grader unharmed: it exits normally and writes a valid report whose score is the sum
+//    of its tests, each within its maximum, and small;
+//  - an honest score: what expect.json says (zero, or what the code really earns);
+//  - nothing leaked: a canary secret planted beside the report, and the lines of the lab's
+//    reference source, appear nowhere in the report or in gpulab's output;
+//  - nothing behind: no file beside the report, in the test's scratch directory or in /tmp
+//    (gpulab-adversary-*), no process (this test adopts the orphans of its descendants, so a
+//    daemon that escaped the grader's process group is found), no connection to the port this
+//    test listens on (47615), no dataset file changed (the test has a dataset cache of its
+//    own, GPULAB_CACHE_DIR, so a damaged dataset harms no other test).
+// Besides expect.h's keys, expect.json may hold "adversary": {
+//    "needs_sandbox": true          only the sandbox stops it (said when it fails)
+//    "submission": {"format": "dir" | "zip" | "tar.gz", "entries": [...]}   made at test time,
+//        each entry {"path": P, and "file": F (this folder's F), "reference": F (the lab
+//        reference's F), "text": T, "zeros": N (zero bytes after the content), or "symlink": T,
+//        "hardlink": T, "fifo": true, "directory": true; "repeat": K, {} in P numbering them};
+//        @CANARY@ stands for the canary file's path
+//    "timed_run": {"part": P, "dataset": D}   the student's runner is also timed on D (outside
+//        the grader): it must print no "cache hit", and its timed outputs must be right}.
+// Each submission is a doctest subcase named <lab>/<name>: --subcase=scan/zip-bomb runs one.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "check.h"
+#include "content_hash.h"
+#include "dataset_store.h"
+#include "e2e_util.h"
+#include "expect.h"
+#include "hostile_archive.h"
+#include "lab_config.h"
+#include "process.h"
+
+namespace {
+
+using namespace e2e;
+
+constexpr int kListenPort = 47615;
+constexpr const char* kCanaryName = "instructor-secret.txt";
+constexpr const char* kTmpPrefix = "gpulab-adversary-";
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
+}
+
+// A dataset cache of this test's own (GPULAB_CACHE_DIR), so that a damaged dataset harms no
+// other test.
+const fs::path& private_cache() {
+  struct Cache {
+    fs::path dir = scratch("adversarial-cache");
+    ~Cache() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  };
+  static const Cache cache;
+  return cache.dir;
+}
+
+// A TCP listener on 127.0.0.1:kListenPort, non-blocking; -1 when the port is taken.
+int listener() {
+  static const int fd = [] {
+    const int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const int on = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    sockaddr_in at{};
+    at.sin_family = AF_INET;
+    at.sin_port = htons(kListenPort);
+    at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (s < 0 || bind(s, reinterpret_cast<sockaddr*>(&at), sizeof at) != 0 || listen(s, 16) != 0) {
+      if (s >= 0) close(s);
+      return -1;
+    }
+    return s;
+  }();
+  return fd;
+}
+
+// What reached the listener since the last call.
+std::string connections() {
+  std::string got;
+  for (int c; listener() >= 0 && (c = accept(listener(), nullptr, nullptr)) >= 0;) {
+    char buf[256] = {};
+    const ssize_t n = recv(c, buf, sizeof buf - 1, MSG_DONTWAIT);
+    got += "a connection" + (n > 0 ? std::string(": ") + buf : std::string()) + "\n";
+    close(c);
+  }
+  return got;
+}
+
+// The processes this test adopted (orphans of the grader's children) that still run, each
+// described; they are killed and reaped. Those the grader just killed get a moment to end.
+std::vector<std::string> leftover_processes() {
+  std::vector<std::string> left;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  for (;;) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    left.clear();
+    for (const auto& e : fs::directory_iterator("/proc")) {
+      const std::string pid = e.path().filename().string();
+      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      const std::string stat = read_text(e.path() / "stat");
+      const size_t end = stat.rfind(')');
+      if (end == std::string::npos) continue;
+      char state = 0;
+      long ppid = 0;
+      if (std::sscanf(stat.c_str() + end + 1, " %c %ld", &state, &ppid) != 2) continue;
+      if (ppid != getpid() || state == 'Z') continue;
+      std::string cmdline = read_text(e.path() / "cmdline");
+      for (char& c : cmdline)
+        if (c == '\0') c = ' ';
+      left.push_back(pid + ": " + cmdline.substr(0, 200));
+    }
+    if (left.empty() || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (const auto& l : left) kill(std::stoi(l.substr(0, l.find(':'))), SIGKILL);
+  while (!left.empty() && waitpid(-1, nullptr, 0) > 0) {
+  }
+  return left;
+}
+
+// Files in /tmp that adversaries name gpulab-adversary-*; removed.
+std::vector<std::string> tmp_leftovers() {
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path()))
+    if (e.path().filename().string().rfind(kTmpPrefix, 0) == 0) {
+      found.push_back(e.path().string());
+      std::error_code ec;
+      fs::remove_all(e.path(), ec);
+    }
+  return found;
+}
+
+// The content of every file under `dir`, by path.
+std::map<fs::path, std::string> snapshot(const fs::path& dir) {
+  std::map<fs::path, std::string> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) files[e.path()] = gpulab::content_hash(e.path());
+  return files;
+}
+
+// Lines of the lab's reference source long enough to be its own: none may leak.
+std::vector<std::string> reference_lines(const std::string& lab) {
+  std::vector<std::string> lines;
+  for (const auto& f : fs::directory_iterator(kSource / "reference" / lab)) {
+    std::ifstream in(f.path());
+    for (std::string line; std::getline(in, line);) {
+      const size_t start = line.find_first_not_of(' ');
+      if (start == std::string::npos) continue;
+      line = line.substr(start);
+      if (line.size() >= 40 && line.rfind("//", 0) != 0) lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+bool uses_reference(const json& spec) {
+  if (spec.contains("from_reference") || spec.contains("append_to_reference")) return true;
+  const json adv = spec.value("adversary", json::object());
+  if (!adv.contains("submission")) return false;
+  for (const auto& entry : adv["submission"]["entries"])
+    if (entry.contains("reference")) return true;
+  return false;
+}
+
+// The submission an "adversary": {"submission": ...} describes, made under `root`.
+fs::path make_submission(const Expected& e, const fs::path& root, const fs::path& canary) {
+  using test::HostileEntry;
+  using Kind = HostileEntry::Kind;
+  const json& s = e.spec["adversary"]["submission"];
+  const auto text_of = [&](std::string t) {
+    replace_all(t, "@CANARY@", canary.string());
+    return t;
+  };
+  std::vector<HostileEntry> entries;
+  for (const auto& j : s.at("entries")) {
+    const int repeat = j.value("repeat", 1);
+    for (int i = 0; i < repeat; ++i) {
+      std::string path = j.at("path").get<std::string>();
+      replace_all(path, "{}", std::to_string(i));
+      if (j.contains("symlink")) {
+        entries.push_back(HostileEntry::link(path, Kind::symlink, text_of(j["symlink"])));
+      } else if (j.contains("hardlink")) {
+        entries.push_back(HostileEntry::link(path, Kind::hardlink, text_of(j["hardlink"])));
+      } else if (j.value("fifo", false)) {
+        entries.push_back(HostileEntry::special(path, Kind::fifo));
+      } else if (j.value("directory", false)) {
+        entries.push_back(HostileEntry::directory(path));
+      } else {
+        std::string content =
+            j.contains("file") ? read_text(e.dir / j["file"].get<std::string>())
+            : j.contains("reference")
+                ? read_text(kSource / "reference" / e.lab / j["reference"].get<std::string>())
+                : text_of(j.value("text", ""));
+        entries.push_back(HostileEntry::file(path, content, j.value("zeros", size_t{0})));
+      }
+    }
+  }
+  const std::string format = s.at("format");
+  if (format != "dir") {
+    const fs::path file = root / ("submission." + format);
+    test::write_hostile_archive(file, entries);
+    return file;
+  }
+  const fs::path dir = root / "submission";
+  fs::create_directories(dir);
+  for (const auto& h : entries) {
+    const fs::path p = dir / h.path;
+    fs::create_directories(p.parent_path());
+    switch (h.kind) {
+      case Kind::symlink:
+        fs::create_symlink(h.target, p);
+        break;
+      case Kind::hardlink:
+        fs::create_hard_link(h.target, p);
+        break;
+      case Kind::fifo:
+        REQUIRE(mkfifo(p.c_str(), 0644) == 0);
+        break;
+      case Kind::directory:
+        fs::create_directories(p);
+        break;
+      default:
+        std::ofstream(p, std::ios::binary) << h.content << std::string(h.zeros, '\0');
+    }
+  }
+  return dir;
+}
+
+// Times the student's runner (built by the grading into `work`) on one dataset and checks that
+// no sample found a kept result and that the timed outputs are right.
+void check_timed_run(const Expected& e, const fs::path& work, const fs::path& out) {
+  const json& t = e.spec["adversary"]["timed_run"];
+  const gpulab::LabConfig lab = gpulab::LabConfig::load(kSource / "labs" / e.lab / "lab.json");
+  const gpulab::PartSpec* part = lab.part(t.at("part").get<std::string>());
+  REQUIRE(part != nullptr);
+  const std::string name = t.at("dataset");
+  for (const auto& g : lab.groups)
+    for (const auto& ds : g.datasets) {
+      if (ds.name != name) continue;
+      // Generated by the grading, which ran the part on it.
+      const fs::path dir = private_cache() / "datasets" / e.lab / g.name / ds.name;
+      const gpulab::DatasetDirs d{g.name, ds.name, g.hidden, 0, dir / "input", dir / "expected"};
+      REQUIRE_MESSAGE(fs::exists(d.expected), "the grading generated no " << dir);
+      const fs::path runner = work / "student-build" / "runner";
+      REQUIRE_MESSAGE(fs::exists(runner), "the grading left no runner at " << runner);
+      const json policy = {
+          {"warmup", 2}, {"min_samples", 12}, {"max_samples", 12}, {"input_sets", 4}};
+      const gpulab::ProcessResult p = gpulab::run_process(
+          {{runner.string(), "--part", part->name, "--dataset", d.input.string(), "--out",
+            out.string(), "--time", "--timing", policy.dump()},
+           out.parent_path(),
+           120,
+           1 << 20,
+           0,
+           0,
+           {}});
+      CHECK_MESSAGE(p.ok(), p.describe() << "\n" << p.output);
+      CHECK_MESSAGE(p.output.find("cache hit") == std::string::npos,
+                    "a timed sample found a result kept from an earlier call:\n"
+                        << p.output);
+      const gpulab::CheckResult c = gpulab::check_outputs(lab, *part, d, out, true);
+      CHECK_MESSAGE(c.pass, c.message);
+      return;
+    }
+  FAIL("no dataset " << name << " in lab " << e.lab);
+}
+
+void check_adversary(const Expected& e, const std::vector<std::string>& backend_args) {
+  const json adv = e.spec.value("adversary", json::object());
+  const std::string sandbox_note =
+      adv.value("needs_sandbox", false)
+          ? "\n(only the sandbox stops this one: is bubblewrap installed and working?)"
+          : "";
+  INFO("adversarial submission " << e.lab << "/" << e.name << ": " << e.spec.value("about", "")
+                                 << sandbox_note);
+  const fs::path root = scratch("adversary-" + e.lab + "-" + e.name);
+  const fs::path report_dir = root / "report";
+  fs::create_directories(report_dir);
+  std::mt19937_64 rng(std::random_device{}());
+  const std::string secret = "gpulab-canary-" + std::to_string(rng());
+  const fs::path canary = report_dir / kCanaryName;
+  std::ofstream(canary) << secret << "\n";
+  tmp_leftovers();
+  connections();
+
+  const fs::path submission =
+      adv.contains("submission") ? make_submission(e, root, canary) : materialize(e);
+  std::vector<std::string> args = grade_args(e.spec, backend_args);
+  if (adv.contains("timed_run")) args.insert(args.end(), {"--work-dir", (root / "work").string()});
+  const fs::path cache = private_cache() / "datasets" / e.lab;
+  const auto before = snapshot(cache);
+  const Graded g = grade_to(report_dir / "results.json", e.lab, submission, args, 600,
+                            {"GPULAB_CACHE_DIR=" + private_cache().string()});
+
+  // The grader unharmed, its report valid and its own.
+  CHECK_MESSAGE(g.process.exit_code == 0, g.process.output);
+  REQUIRE_MESSAGE(g.report.contains("score"), g.report.dump(2));
+  double sum = 0;
+  for (const auto& t : g.report.at("tests")) {
+    CHECK(t.at("score").get<double>() >= 0);
+    CHECK(t.at("score").get<double>() <= t.at("max_score").get<double>());
+    sum += t.at("score").get<double>();
+  }
+  CHECK(score(g.report) == doctest::Approx(sum));
+  CHECK(g.report.dump().size() < 200000);
+  // An honest score.
+  check_report(e, g.report);
+  // Nothing leaked.
+  std::string seen = g.process.output + g.report.dump() + g.report.at("output").get<std::string>();
+  for (const auto& t : g.report.at("tests")) seen += t.at("output").get<std::string>();
+  CHECK_MESSAGE(seen.find(secret) == std::string::npos, "the canary secret leaked:\n" << seen);
+  if (!uses_reference(e.spec))
+    for (const auto& line : reference_lines(e.lab))
+      CHECK_MESSAGE(seen.find(line) == std::string::npos,
+                    "a line of the reference leaked: " << line << "\n"
+                                                       << seen);
+  // Nothing left behind.
+  const std::vector<std::string> processes = leftover_processes();
+  CHECK_MESSAGE(
+      processes.empty(), "processes were left running:\n"
+                             << [&] {
+                                  std::string all;
+                                  for (const auto& p : processes) all += p + "\n";
+                                  return all;
+                                }());
+  for (const auto& f : tmp_leftovers()) CHECK_MESSAGE(false, "a file was left in /tmp: " << f);
+  const std::string connected = connections();
+  CHECK_MESSAGE(connected.empty(), "the submission reached the test's port:\n" << connected);
+  std::set<std::string> beside_report;
+  for (const auto& f : fs::directory_iterator(report_dir))
+    beside_report.insert(f.path().filename().string());
+  CHECK(beside_report == std::set<std::string>{"results.json", kCanaryName});
+  for (const auto& f : fs::directory_iterator(root))
+    CHECK_MESSAGE((f.path() == report_dir || f.path() == submission || f.path() == root / "work"),
+                  "a file appeared in the test's scratch directory: " << f.path());
+  for (const auto& [file, hash] : before)
+    CHECK_MESSAGE((fs::exists(file) && gpulab::content_hash(file) == hash),
+                  "a dataset file changed: " << file);
+  if (adv.contains("timed_run")) check_timed_run(e, root / "work", root / "timed");
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+
+void check_adversaries(const std::string& backend) {
+  // Orphans of the grader's children come to this process, so a daemon that left the grader's
+  // process group is still found.
+  REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+  if (listener() < 0)
+    MESSAGE("port " << kListenPort << " is taken: connections to it are not checked");
+  const auto labs = expectations_under(kSource / "tests" / "adversarial");
+  REQUIRE_FALSE(labs.empty());
+  const std::vector<std::string> backend_args = {"--backend", backend};
+  for (const auto& subs : labs)
+    for (const auto& e : subs) {
+      if (!on_backend(e.spec, backend)) continue;
+      const std::string name = e.lab + "/" + e.name;
+      SUBCASE(name.c_str()) {
+        check_adversary(e, backend_args);
+      }
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("adversarial") {
+  TEST_CASE("every adversarial submission on the CPU backend") {
+    check_adversaries("sim");
+  }
+}
+
+TEST_SUITE("gpu-adversarial") {
+  TEST_CASE("every adversarial submission for the GPU, on the GPU") {
+    check_adversaries("cuda");
+  }
+}

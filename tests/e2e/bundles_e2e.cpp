@@ -1,0 +1,236 @@
+// End-to-end: what leaves the instructor's checkout. The Gradescope autograder (suite
+// gradescope) is unpacked into a directory laid out like Gradescope's, set up with its own
+// setup.sh and run with its run_autograder on a correct submission and the stub. The student kit
+// (suite student-kit) is unpacked into an empty directory, built with its README's commands, and
+// runs a lab on the CPU backend; neither holds anything instructor-only. Without reference/, as
+// in the kit, `gpulab run` times a CPU part alone and says why (suite cpu).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <set>
+
+#include "e2e_util.h"
+
+namespace {
+
+using namespace e2e;
+using Clock = std::chrono::steady_clock;
+
+gpulab::ProcessResult run(std::vector<std::string> argv, const fs::path& cwd,
+                          std::vector<std::string> env = {}, double timeout_s = 1500) {
+  gpulab::ProcessOptions po;
+  po.argv = std::move(argv);
+  po.cwd = cwd;
+  po.timeout_s = timeout_s;
+  po.output_limit = 1 << 20;
+  po.env = std::move(env);
+  return gpulab::run_process(po);
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  REQUIRE_MESSAGE(in.good(), "missing " << file);
+  return json::parse(in);
+}
+
+// Every regular file under `root`, relative.
+std::vector<fs::path> files_under(const fs::path& root) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) files.push_back(fs::relative(e.path(), root));
+  return files;
+}
+
+// Nothing instructor-only in an unpacked bundle: no reference/ or tests/ path, no file whose
+// content is a reference source, no file holding `secret`.
+void check_nothing_hidden(const fs::path& root, const std::string& secret) {
+  std::set<std::string> reference_sources;
+  for (const auto& e : fs::recursive_directory_iterator(kSource / "reference"))
+    if (e.is_regular_file()) reference_sources.insert(read_text(e.path()));
+  REQUIRE(!reference_sources.empty());
+  const auto files = files_under(root);
+  REQUIRE(files.size() > 50);
+  for (const auto& f : files) {
+    INFO(f);
+    const std::string path = f.generic_string();
+    CHECK(path.find("reference/") == std::string::npos);
+    CHECK(path.find("tests/") == std::string::npos);
+    CHECK(path.find("docs/GRADING.md") == std::string::npos);
+    const std::string content = read_text(root / f);
+    CHECK(reference_sources.count(content) == 0);
+    if (!secret.empty()) CHECK(content.find(secret) == std::string::npos);
+  }
+}
+
+// A seed no file of gpulab contains by chance.
+std::string unique_seed() {
+  std::random_device rd;
+  return std::to_string(9000000000000000000ull + (static_cast<uint64_t>(rd()) << 20) + rd() % 997);
+}
+
+const fs::path kSubmissions = kSource / "tests" / "submissions" / "scatter-gather";
+
+}  // namespace
+
+TEST_SUITE("gradescope") {
+  TEST_CASE("the Gradescope autograder sets up and grades in a directory laid out like it") {
+    const fs::path dir = scratch("gradescope");
+    const std::string seed = unique_seed();
+    const auto made = run({GPULAB_TEST_BINARY, "package", "gradescope", "scatter-gather", "--out",
+                           (dir / "autograder.zip").string(), "--hidden-seed", seed},
+                          dir);
+    INFO(made.output);
+    REQUIRE(made.exit_code == 0);
+
+    // Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder at its root.
+    const fs::path root = dir / "autograder";
+    fs::create_directories(root / "results");
+    fs::create_directories(root / "submission");
+    const auto unzip = run(
+        {"unzip", "-q", (dir / "autograder.zip").string(), "-d", (root / "source").string()}, dir);
+    REQUIRE_MESSAGE(unzip.exit_code == 0, unzip.output);
+    for (const char* script : {"setup.sh", "run_autograder"}) {
+      INFO(script);
+      REQUIRE(fs::is_regular_file(root / "source" / script));
+      CHECK((fs::status(root / "source" / script).permissions() & fs::perms::owner_exec) !=
+            fs::perms::none);
+    }
+    // The hidden seed is in the autograder (it grades with it), and nothing else hidden is.
+    CHECK(read_text(root / "source" / "run_autograder").find(seed) != std::string::npos);
+    check_nothing_hidden(root / "source" / "gpulab", seed);
+
+    const std::vector<std::string> env = {"GPULAB_AUTOGRADER_ROOT=" + root.string()};
+    const auto t0 = Clock::now();
+    const auto setup = run({"bash", (root / "source" / "setup.sh").string()}, root, env);
+    const double setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    MESSAGE("Gradescope setup.sh took " << setup_s << " s");
+    REQUIRE_MESSAGE(setup.exit_code == 0, setup.output);
+
+    // Gradescope copies run_autograder to /autograder and runs it from there.
+    fs::copy_file(root / "source" / "run_autograder", root / "run_autograder");
+    const auto grade_with = [&](const fs::path& file) {
+      fs::remove_all(root / "submission");
+      fs::create_directories(root / "submission");
+      fs::copy_file(file, root / "submission" / "dcs.cu");
+      fs::remove(root / "results" / "results.json");
+      const auto r = run({(root / "run_autograder").string()}, root, env);
+      INFO(r.output);
+      CHECK(r.exit_code == 0);
+      return read_json(root / "results" / "results.json");
+    };
+    const json correct = grade_with(kSubmissions / "alt-correct" / "dcs.cu");
+    CHECK(score(correct) == max_score(correct));
+    CHECK(score(correct) > 0);
+    CHECK(correct.at("extra_data").at("gpulab").at("backend") == "sim");
+    check_full_correctness(correct, "gather");
+    const json stub = grade_with(kSource / "labs" / "scatter-gather" / "dcs.cu");
+    CHECK(score(stub) == 0);
+    CHECK(max_score(stub) == max_score(correct));
+    CHECK(contains(test_named(stub, "gather: correctness on the public"), "never written"));
+    // The hidden datasets are the instructor's seed's: the same as gpulab grade with that seed.
+    const auto local =
+        run({GPULAB_TEST_BINARY, "grade", "scatter-gather", "--submission",
+             (kSubmissions / "bug-dropped-atom").string(), "--out", (dir / "local.json").string(),
+             "--backend", "sim", "--hidden-seed", seed},
+            dir);
+    REQUIRE_MESSAGE(local.exit_code == 0, local.output);
+    const json packaged = grade_with(kSubmissions / "bug-dropped-atom" / "dcs.cu");
+    // The instructors' details name each hidden dataset's largest error, which another seed
+    // would change.
+    for (const char* t : {"gather: hidden dataset details", "cpu_fast: hidden dataset details"})
+      CHECK(test_named(packaged, t)["output"] ==
+            test_named(read_json(dir / "local.json"), t)["output"]);
+  }
+}
+
+TEST_SUITE("student-kit") {
+  TEST_CASE("the student kit builds with its README's commands and runs a lab, nothing hidden") {
+    const fs::path dir = scratch("student-kit");
+    const std::string seed = unique_seed();
+    // An instructor's environment may hold the hidden seed; the kit must not.
+    const auto made = run({GPULAB_TEST_BINARY, "dist", "--out", (dir / "kit.tar.gz").string()}, dir,
+                          {"GPULAB_HIDDEN_SEED=" + seed});
+    INFO(made.output);
+    REQUIRE(made.exit_code == 0);
+    fs::create_directories(dir / "unpacked");
+    const auto untar =
+        run({"tar", "-xzf", (dir / "kit.tar.gz").string(), "-C", (dir / "unpacked").string()}, dir);
+    REQUIRE_MESSAGE(untar.exit_code == 0, untar.output);
+    const fs::path kit = dir / "unpacked" / "gpulab";
+    REQUIRE(fs::is_regular_file(kit / "README.md"));
+    check_nothing_hidden(kit, seed);
+    CHECK(fs::is_regular_file(kit / "handouts" / "scatter-gather.md"));
+    CHECK(fs::is_regular_file(kit / "labs" / "scatter-gather" / "dcs.cu"));
+
+    // The README's build commands for a machine without a GPU, as a student runs them.
+    const std::string readme = read_text(kit / "README.md");
+    std::smatch block;
+    REQUIRE(std::regex_search(readme, block,
+                              std::regex("<!-- gpulab-kit: build-sim -->\\s*```sh\\n([^`]*)```")));
+    const auto t0 = Clock::now();
+    const auto build = run({"bash", "-euo", "pipefail", "-c", block[1].str()}, kit);
+    const double build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    MESSAGE("the student kit's build took " << build_s << " s");
+    REQUIRE_MESSAGE(build.exit_code == 0, build.output);
+
+    // The stub runs and scores zero, on the CPU backend, the default of this build.
+    const auto stub = run({(kit / "build" / "gpulab").string(), "run", "scatter-gather", "--out",
+                           (dir / "stub.json").string()},
+                          kit, {}, 600);
+    INFO(stub.output);
+    CHECK(stub.exit_code == 0);
+    const json s = read_json(dir / "stub.json");
+    CHECK(s.at("extra_data").at("gpulab").at("backend") == "sim");
+    CHECK(score(s) == 0);
+    CHECK(contains(test_named(s, "gather: correctness on the public"), "never written"));
+    // A student's finished file passes the public datasets; hidden ones are not run.
+    fs::copy_file(kSubmissions / "alt-correct" / "dcs.cu",
+                  kit / "labs" / "scatter-gather" / "dcs.cu", fs::copy_options::overwrite_existing);
+    const auto done = run({(kit / "build" / "gpulab").string(), "run", "scatter-gather",
+                           "--backend", "sim", "--out", (dir / "done.json").string()},
+                          kit, {}, 600);
+    INFO(done.output);
+    CHECK(done.exit_code == 0);
+    const json d = read_json(dir / "done.json");
+    CHECK(score(d) == max_score(d));
+    CHECK(score(d) > 0);
+    for (const auto& t : d.at("tests"))
+      CHECK(t.at("name").get<std::string>().find("hidden") == std::string::npos);
+  }
+}
+
+TEST_SUITE("cpu") {
+  TEST_CASE("without reference/, as in the student kit, run times a CPU part alone and says why") {
+    // A source tree with the lab but no reference/, and a build tree with the libraries but no
+    // prebuilt reference runner.
+    const fs::path dir = scratch("no-reference");
+    fs::create_directories(dir / "src" / "labs");
+    fs::copy(kSource / "labs" / "scatter-gather", dir / "src" / "labs" / "scatter-gather",
+             fs::copy_options::recursive);
+    fs::copy(kSource / "harness", dir / "src" / "harness", fs::copy_options::recursive);
+    const fs::path build = fs::path(GPULAB_TEST_BINARY).parent_path();
+    fs::create_directories(dir / "build");
+    for (const char* sub : {"lib", "bin", "cache"})
+      fs::create_directory_symlink(build / sub, dir / "build" / sub);
+    const Graded g = e2e::grade(
+        "scatter-gather", kSource / "tests" / "submissions" / "scatter-gather" / "alt-correct",
+        {"--part", "cpu_fast"}, 600,
+        {"GPULAB_SOURCE_DIR=" + (dir / "src").string(),
+         "GPULAB_BUILD_DIR=" + (dir / "build").string()});
+    INFO(g.process.output);
+    CHECK_FALSE(g.report.at("extra_data").contains("grader_error"));
+    const json perf = test_named(g.report, "cpu_fast: performance");
+    CHECK(contains(perf, "no reference solution here"));
+    CHECK(perf.at("max_score") == 0);
+    CHECK(perf.at("extra_data").at("student_ms").get<double>() > 0);
+    check_full_correctness(g.report, "cpu_fast");
+  }
+}

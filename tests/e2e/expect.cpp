@@ -1,0 +1,185 @@
+#include "expect.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "e2e_util.h"
+
+namespace e2e {
+
+namespace {
+
+constexpr const char* kSourcePlaceholder = "@GPULAB_SOURCE_DIR@";
+
+// The spec's keys that are not dataset groups.
+const std::vector<std::string> kNotGroups = {"part",
+                                             "backends",
+                                             "build",
+                                             "intake",
+                                             "about",
+                                             "output_contains",
+                                             "report_output_contains",
+                                             "timeout",
+                                             "from_reference",
+                                             "append_to_reference",
+                                             "adversary"};
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
+}
+
+// The submission's own files: everything in its directory but expect.json.
+std::vector<fs::path> own_files(const Expected& e) {
+  std::vector<fs::path> files;
+  for (const auto& f : fs::directory_iterator(e.dir))
+    if (f.path().filename() != "expect.json") files.push_back(f.path());
+  return files;
+}
+
+void check_outputs_contain(const json& test, const json& spec) {
+  for (const auto& text : spec.value("output_contains", json::array()))
+    CHECK_MESSAGE(contains(test, text.get<std::string>()), "\"" << text.get<std::string>()
+                                                                << "\" is not in\n"
+                                                                << test.dump(2));
+}
+
+void check_group(const json& report, const std::string& part, const std::string& group,
+                 const json& spec) {
+  const json t = test_named(report, part + ": correctness on the " + group + " datasets");
+  // A group that lab.json does not run on this backend is not run: nothing to check here.
+  if (t["name"].get<std::string>().find(" datasets not run (") != std::string::npos) return;
+  // "pass" or "fail", or one of them per part: {"inclusive": "pass", "hillis-steele": "fail"}.
+  const json& want = spec[group].is_object() ? spec[group].at(part) : spec[group];
+  if (want == "pass") {
+    CHECK_MESSAGE(t["score"] == t["max_score"], t.dump(2));
+  } else {
+    CHECK_MESSAGE(t["score"] == 0, t.dump(2));
+    if (group == "public") check_outputs_contain(t, spec);
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<Expected>> expectations_under(const fs::path& root) {
+  std::vector<std::vector<Expected>> labs;
+  std::vector<fs::path> lab_dirs;
+  for (const auto& e : fs::directory_iterator(root))
+    if (e.is_directory()) lab_dirs.push_back(e.path());
+  std::sort(lab_dirs.begin(), lab_dirs.end());
+  for (const auto& lab_dir : lab_dirs) {
+    std::vector<Expected> subs;
+    for (const auto& e : fs::directory_iterator(lab_dir)) {
+      std::ifstream in(e.path() / "expect.json");
+      if (!in) continue;
+      subs.push_back(
+          {lab_dir.filename().string(), e.path().filename().string(), e.path(), json::parse(in)});
+    }
+    std::sort(subs.begin(), subs.end(),
+              [](const Expected& a, const Expected& b) { return a.name < b.name; });
+    if (!subs.empty()) labs.push_back(subs);
+  }
+  return labs;
+}
+
+bool on_backend(const json& spec, const std::string& backend) {
+  for (const auto& b : spec.at("backends"))
+    if (b == backend) return true;
+  return false;
+}
+
+std::vector<std::string> parts_of(const json& spec) {
+  const json& p = spec.at("part");
+  return p.is_array() ? p.get<std::vector<std::string>>()
+                      : std::vector<std::string>{p.get<std::string>()};
+}
+
+std::vector<std::string> grade_args(const json& spec, std::vector<std::string> backend_args) {
+  for (const auto& part : parts_of(spec)) backend_args.insert(backend_args.end(), {"--part", part});
+  backend_args.push_back("--no-time");
+  if (spec.contains("timeout"))
+    backend_args.insert(backend_args.end(), {"--timeout", spec["timeout"].dump()});
+  return backend_args;
+}
+
+fs::path materialize(const Expected& e) {
+  const bool from_reference =
+      e.spec.contains("from_reference") || e.spec.contains("append_to_reference");
+  bool templated = false;
+  for (const auto& f : own_files(e))
+    templated = templated || read_text(f).find(kSourcePlaceholder) != std::string::npos;
+  if (!from_reference && !templated) return e.dir;
+  const fs::path dir = scratch(e.lab + "-" + e.name + "-source") / e.name;
+  fs::create_directories(dir);
+  if (!from_reference) {
+    for (const auto& f : own_files(e)) fs::copy(f, dir / f.filename());
+  } else {
+    const fs::path ref = kSource / "reference" / e.lab;
+    for (const auto& f : fs::directory_iterator(ref)) fs::copy(f.path(), dir / f.path().filename());
+    const json edits_by_file = e.spec.value("from_reference", json::object());
+    for (const auto& [file, edits] : edits_by_file.items()) {
+      std::string text = read_text(ref / file);
+      for (const auto& edit : edits) {
+        const std::string old_text = edit.at(0).get<std::string>();
+        const size_t at = text.find(old_text);
+        REQUIRE_MESSAGE(
+            (at != std::string::npos && text.find(old_text, at + 1) == std::string::npos),
+            "the submission " << e.name << " no longer applies to " << (ref / file)
+                              << ": this text is not in it exactly once:\n"
+                              << old_text);
+        text.replace(at, old_text.size(), edit.at(1).get<std::string>());
+      }
+      std::ofstream(dir / file, std::ios::binary) << text;
+    }
+    for (const auto& file : e.spec.value("append_to_reference", json::array())) {
+      const std::string name = file.get<std::string>();
+      const std::string text = read_text(dir / name) + "\n" + read_text(e.dir / name);
+      std::ofstream(dir / name, std::ios::binary) << text;
+    }
+  }
+  for (const auto& f : fs::directory_iterator(dir)) {
+    std::string text = read_text(f.path());
+    replace_all(text, kSourcePlaceholder, kSource.string());
+    std::ofstream(f.path(), std::ios::binary) << text;
+  }
+  return dir;
+}
+
+void check_report(const Expected& e, const json& report) {
+  const std::vector<std::string> parts = parts_of(e.spec);
+  for (const auto& text : e.spec.value("report_output_contains", json::array()))
+    CHECK_MESSAGE(
+        report.at("output").get<std::string>().find(text.get<std::string>()) != std::string::npos,
+        "\"" << text.get<std::string>() << "\" is not in the report's output:\n"
+             << report.at("output").get<std::string>());
+  for (const auto& [key, title] : {std::pair<std::string, std::string>{"build", "does not build"},
+                                   {"intake", "submission not accepted"}}) {
+    if (!e.spec.contains(key)) continue;
+    CHECK(score(report) == 0);
+    for (const auto& part : parts)
+      check_outputs_contain(test_named(report, part + ": " + title), e.spec);
+    return;
+  }
+  // Every other key names a dataset group ("public", "hidden", or one of the lab's own).
+  for (const auto& part : parts)
+    for (const auto& [key, value] : e.spec.items())
+      if (std::find(kNotGroups.begin(), kNotGroups.end(), key) == kNotGroups.end())
+        check_group(report, part, key, e.spec);
+}
+
+void check_submission(const Expected& e, const std::vector<std::string>& backend_args) {
+  const Graded g = grade(e.lab, materialize(e), grade_args(e.spec, backend_args), 300);
+  CHECK(g.process.exit_code == 0);
+  check_report(e, g.report);
+}
+
+}  // namespace e2e

@@ -1,0 +1,99 @@
+// grader/dist_policy.h: what the student kit and the Gradescope autograder take from the files
+// git tracks, and the templates' placeholders.
+#include "dist_policy.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "test_util.h"
+
+namespace {
+
+using gpulab::Bundle;
+
+std::vector<std::string> paths(const std::vector<gpulab::BundleFile>& files) {
+  std::vector<std::string> p;
+  for (const auto& f : files) p.push_back(f.path);
+  return p;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+const std::vector<std::string> kTracked = {".ci/run",
+                                           ".clang-format",
+                                           "CMakeLists.txt",
+                                           "CMakePresets.json",
+                                           "README.md",
+                                           "cmake/GpulabLab.cmake",
+                                           "datasets/scan/generator.cpp",
+                                           "docs/GRADING.md",
+                                           "grader/grade.cpp",
+                                           "handouts/scan.md",
+                                           "harness/npy.cpp",
+                                           "labs/scan/lab.json",
+                                           "labs/scan/scan.cu",
+                                           "packaging/gradescope/run_autograder",
+                                           "packaging/student-kit/README.md",
+                                           "reference/scan/scan.cu",
+                                           "scripts/gpu-check.sh",
+                                           "scripts/setup.sh",
+                                           "sim/runtime/block.cpp",
+                                           "tests/submissions/scan/alt-correct/scan.cu"};
+
+}  // namespace
+
+TEST_CASE("the student kit: sources, labs, handouts and its README; nothing instructor-only") {
+  const auto kit = paths(gpulab::select_files(Bundle::student_kit, kTracked));
+  for (const char* wanted :
+       {"CMakeLists.txt", "cmake/GpulabLab.cmake", "datasets/scan/generator.cpp",
+        "grader/grade.cpp", "handouts/scan.md", "harness/npy.cpp", "labs/scan/lab.json",
+        "labs/scan/scan.cu", "scripts/setup.sh", "sim/runtime/block.cpp", "README.md"})
+    CHECK_MESSAGE(has(kit, wanted), wanted);
+  for (const auto& p : kit) {
+    INFO(p);
+    CHECK(p.rfind("reference/", 0) != 0);
+    CHECK(p.rfind("tests/", 0) != 0);
+    CHECK(p.rfind("docs/", 0) != 0);
+    CHECK(p.rfind("packaging/", 0) != 0);
+  }
+  CHECK_FALSE(has(kit, "scripts/gpu-check.sh"));
+  CHECK_FALSE(has(kit, "CMakePresets.json"));
+  // The kit's README is its own, not the instructors'.
+  const auto files = gpulab::select_files(Bundle::student_kit, kTracked);
+  const auto readme =
+      std::find_if(files.begin(), files.end(), [](const auto& f) { return f.path == "README.md"; });
+  REQUIRE(readme != files.end());
+  CHECK(readme->source == "packaging/student-kit/README.md");
+}
+
+TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no reference") {
+  const auto gs = paths(gpulab::select_files(Bundle::gradescope, kTracked));
+  for (const char* wanted : {"CMakeLists.txt", "grader/grade.cpp", "labs/scan/scan.cu",
+                             "sim/runtime/block.cpp", "datasets/scan/generator.cpp"})
+    CHECK_MESSAGE(has(gs, wanted), wanted);
+  for (const char* unwanted :
+       {"reference/scan/scan.cu", "tests/submissions/scan/alt-correct/scan.cu", "handouts/scan.md",
+        "README.md", "docs/GRADING.md", "packaging/gradescope/run_autograder"})
+    CHECK_MESSAGE(!has(gs, unwanted), unwanted);
+}
+
+TEST_CASE("the bundles are made from this checkout's tracked files") {
+  const auto tracked = gpulab::tracked_files(test::source_dir());
+  CHECK(has(tracked, "reference/scan/scan.cu"));
+  CHECK(has(tracked, "grader/grade.cpp"));
+  CHECK(std::is_sorted(tracked.begin(), tracked.end()));
+  test::TempDir not_a_checkout;
+  CHECK_THROWS_WITH_AS(gpulab::tracked_files(not_a_checkout.path()),
+                       doctest::Contains("git checkout"), std::runtime_error);
+}
+
+TEST_CASE("templates: every placeholder filled, or an error naming the one left") {
+  CHECK(gpulab::fill_template("lab=@GPULAB_LAB@ seed=@GPULAB_HIDDEN_SEED@ @GPULAB_LAB@",
+                              {{"GPULAB_LAB", "scan"}, {"GPULAB_HIDDEN_SEED", "42"}},
+                              "t") == "lab=scan seed=42 scan");
+  CHECK_THROWS_WITH_AS(gpulab::fill_template("x=@GPULAB_OTHER@", {{"GPULAB_LAB", "scan"}}, "t"),
+                       doctest::Contains("@GPULAB_OTHER@"), std::runtime_error);
+}

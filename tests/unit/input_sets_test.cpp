@@ -1,0 +1,72 @@
+// harness/input_sets.h, through the timing protocol of run_cpu_part: every timed sample sees its
+// input afresh (what the previous call wrote into it is gone) at an address no earlier call
+// saw, so results kept by input address are never found again, and the timed outputs, checked
+// by the grader, come from the true inputs.
+#include "input_sets.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <vector>
+
+#include "npy.h"
+#include "run_part.h"
+#include "test_util.h"
+
+namespace {
+
+gpulab::RunContext timed_context(const test::TempDir& dir, int samples) {
+  gpulab::RunContext ctx{{}, dir.path(), true, {}, {}};
+  ctx.policy.warmup = 2;
+  ctx.policy.min_samples = samples;
+  ctx.policy.max_samples = samples;
+  ctx.policy.input_sets = 4;
+  return ctx;
+}
+
+}  // namespace
+
+TEST_CASE("each timed sample sees its input afresh, at an address no call saw before") {
+  test::TempDir dir;
+  constexpr int kSamples = 200;  // the default policy's most
+  gpulab::RunContext ctx = timed_context(dir, kSamples);
+  const std::vector<float> truth = {1, 2, 3, 4, 5, 6, 7};
+  gpulab::HostInputs<float> in(ctx, truth.data(), truth.size());
+  gpulab::CpuOutputs out({"sums", {truth.size()}}, gpulab::input_sets(ctx));
+  std::vector<const float*> addresses;
+  int saw_scribbles = 0;
+  gpulab::run_cpu_part(
+      ctx, out,
+      [&](int s) {
+        const float* x = in.get(s);
+        addresses.push_back(x);
+        saw_scribbles += std::vector<float>(x, x + truth.size()) != truth;
+        float* o = out.get(s);
+        float sum = 0;
+        for (size_t i = 0; i < truth.size(); ++i) o[i] = sum += x[i];
+        const_cast<float*>(x)[0] = -1;  // a submission writing into its const input
+      },
+      "sums");
+  REQUIRE(addresses.size() == 1 + 2 + kSamples);  // the checked call, warm-up, samples
+  CHECK(saw_scribbles == 0);
+  CHECK(std::set<const float*>(addresses.begin(), addresses.end()).size() == addresses.size());
+  const gpulab::NpyArray timed = gpulab::read_npy(dir / "timed_sums.npy", gpulab::DType::f32);
+  REQUIRE(timed.count() == truth.size());
+  CHECK(timed.as<float>()[6] == 28);
+}
+
+TEST_CASE("an input leaves the run when it goes out of scope") {
+  test::TempDir dir;
+  gpulab::RunContext ctx = timed_context(dir, 3);
+  const std::vector<int> values = {1, 2, 3};
+  {
+    gpulab::HostInputs<int> a(ctx, values.data(), values.size());
+    gpulab::HostInputs<int> b(ctx, values.data(), values.size());
+    CHECK(ctx.moving_inputs.size() == 2);
+    const int* before = a.get(1);
+    ctx.refresh_inputs(1);
+    CHECK(a.get(1) != before);
+    CHECK(std::vector<int>(a.get(1), a.get(1) + 3) == values);
+  }
+  CHECK(ctx.moving_inputs.empty());
+}

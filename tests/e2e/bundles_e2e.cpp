@@ -218,6 +218,8 @@ TEST_SUITE("cpu") {
     fs::copy(kSource / "harness", dir / "src" / "harness", fs::copy_options::recursive);
     const fs::path build = fs::path(GPULAB_TEST_BINARY).parent_path();
     fs::create_directories(dir / "build");
+    // The cache may not exist yet (a fresh build): a link to nowhere would stop the grader.
+    fs::create_directories(build / "cache");
     for (const char* sub : {"lib", "bin", "cache"})
       fs::create_directory_symlink(build / sub, dir / "build" / sub);
     const Graded g = e2e::grade(

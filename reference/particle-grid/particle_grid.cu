@@ -131,12 +131,14 @@ struct Buckets {
   }
 };
 
-// Raises a kernel's dynamic shared memory limit (48 KB unless asked) once per process.
-template <class Kernel>
-void allow_shared(Kernel kernel, size_t bytes) {
+// Raises a kernel's dynamic shared memory limit (48 KB unless asked) once per process. The
+// kernel is a template argument, so each kernel has its own record of what it was allowed (two
+// kernels of the same type would share one as a function argument's template).
+template <auto kKernel>
+void allow_shared(size_t bytes) {
   static size_t allowed = 0;
   if (bytes > allowed) {
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                          static_cast<int>(bytes));
     allowed = bytes;
   }
@@ -407,11 +409,11 @@ void build_grid_atomic(const float* pos, int n, Grid grid, int* cell_start, int*
   count_buckets<<<tiles, kPartThreads>>>(reinterpret_cast<const float4*>(pos), n, map,
                                          buckets.shift, nb, cell, total);
   scan_buckets<<<1, kPartThreads>>>(total, nb, n, bucket_start, cursor);
-  allow_shared(partition_pairs, kPartTile * sizeof(int2));
+  allow_shared<partition_pairs>(kPartTile * sizeof(int2));
   partition_pairs<<<tiles, kPartThreads, kPartTile * sizeof(int2)>>>(cell, n, buckets.shift, nb,
                                                                      cursor, p);
   const size_t shared = sort_bucket_shared_bytes(buckets.shift);
-  allow_shared(sort_bucket, shared);
+  allow_shared<sort_bucket>(shared);
   sort_bucket<<<nb, kBucketThreads, shared>>>(p, slots, buckets.shift, bucket_start, cell_start,
                                               cell_count, particle_index);
 }

@@ -131,7 +131,10 @@ bool parse_options(const std::vector<std::string>& args, Options& o, std::ostrea
       if (lang == Lang::object) o.link.push_back(a);
       continue;
     }
-    if (ignored_flags.count(a)) {
+    if (a == "--unchecked") {
+      // gpulab's own: no checks, and barrier-free kernels run without fibers (sim/README.md).
+      o.preprocessor.push_back("-DGPULAB_SIM_UNCHECKED");
+    } else if (ignored_flags.count(a)) {
       // GPU-only: nothing to do on the CPU.
     } else if (ignored_with_value.count(a)) {
       ++i;

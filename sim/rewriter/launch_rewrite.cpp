@@ -1,6 +1,7 @@
 // Launches: K<<<G, B, S, T>>>(A...) becomes
 //   ::gpulab_sim::launch(__FILE__, __LINE__, G, B, S, T, [&](auto&&... gpulab_a) { K(gpulab_a...);
 //   }, A...)
+// (launch_barrier_free for a kernel that barrier_free.cpp proves has no barrier)
 // by two edits that leave G, B, S, T and A... in place: `K<<<` becomes the call's head, and
 // `>>>(` becomes the defaults and the lambda. A launch written inside a macro of the student's
 // file is rewritten in the macro's definition.
@@ -81,8 +82,12 @@ class LaunchRewriter {
     for (unsigned i = written < 2 ? 2 : written; i < 4; ++i) defaults += ", 0";
 
     clang::SourceLocation open_end = clang::Lexer::getLocForEndOfToken(open, 0, sm_, lang);
+    // A launch inside a macro is one text for every kernel the macro is used with: never
+    // barrier-free.
+    const bool free = !in_macro_ && barrier_free(call->getDirectCallee(), ed_);
     ed_.replace_keeping_lines(clang::CharSourceRange::getCharRange(kernel_begin, open_end),
-                              "::gpulab_sim::launch(__FILE__, __LINE__, ");
+                              free ? "::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, "
+                                   : "::gpulab_sim::launch(__FILE__, __LINE__, ");
     ed_.replace_keeping_lines(clang::CharSourceRange::getCharRange(close, paren->getEndLoc()),
                               defaults + ", [&](auto&&... gpulab_a) { " + one_line(kernel) +
                                   "(gpulab_a...); }" + (has_args ? ", " : ""));

@@ -14,8 +14,13 @@ bool has_explicit(const clang::Decl* d) {
   return attr && !attr->isImplicit();
 }
 
-// Contract item 1: K<<<G, B[, S[, T]]>>>(A...) becomes ::gpulab_sim::launch(...).
+// Contract item 1: K<<<G, B[, S[, T]]>>>(A...) becomes ::gpulab_sim::launch(...), or
+// ::gpulab_sim::launch_barrier_free(...) where barrier_free(K) holds.
 void rewrite_launches(Edits& edits);
+
+// Whether `kernel` is barrier-free: no __syncthreads, warp operation or __shared__ variable in
+// it or in anything it calls (false wherever that cannot be seen).
+bool barrier_free(const clang::FunctionDecl* kernel, Edits& edits);
 
 // Contract items 2 and 3: __shared__ declarations in function bodies, and symbol registration
 // after namespace-scope __device__ / __constant__ variables.

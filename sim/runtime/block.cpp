@@ -265,6 +265,41 @@ void block_current(Thread* t) {
   block_current_inline(t);
 }
 
+namespace {
+// A barrier-free kernel's block in unchecked mode (launch.h): the launch's loop runs every thread
+// in turn in one Thread, on this OS thread's own stack. An exception ends the thread that threw
+// (t.idx); the loop goes on from the next. All threads share the block's first race tag: only
+// atomics are noted in unchecked mode, and they never race with each other.
+void run_direct(Launch& l, Block& b) {
+  Thread& t = b.direct;
+  t.block = &b;
+  t.state = tstate::running;
+  t.worker = nullptr;
+  t.linear = 0;
+  cur_thread = &t;
+  race_tag = race_thread_tag(b, t);
+  unsigned first = 0;
+  while (first < b.n && !l.aborted) {
+    try {
+      l.direct(l.ctx, t, first);
+      break;
+    } catch (const kernel_abort&) {
+    } catch (const std::exception& e) {
+      report(finding_kind::kernel_exception, &t, l.file, l.line, nullptr,
+             "C++ exception in a kernel", std::string("what(): ") + e.what());
+    }
+    first = t.idx.x + l.block.x * (t.idx.y + l.block.y * t.idx.z) + 1;
+  }
+}
+
+void finish_block() {
+  cur_thread = nullptr;
+  cur_coords = nullptr;
+  race_tag = 0;
+  race_drop_pending();
+}
+}  // namespace
+
 void run_block(Launch& l, uint3 block_idx) {
   Exec& ex = exec();
   Block& b = ex.block;
@@ -272,6 +307,16 @@ void run_block(Launch& l, uint3 block_idx) {
   b.aborted = &l.aborted;
   b.coords = Coords{block_idx, l.block, l.grid};
   b.n = l.nthreads;
+  if (l.direct) {  // none of the fibers' bookkeeping below
+    b.epoch = 0;
+    b.race_base = race_block_base(
+        l.race_seq, block_idx.x + std::uint64_t{l.grid.x} *
+                                      (block_idx.y + std::uint64_t{l.grid.y} * block_idx.z));
+    cur_coords = &b.coords;
+    run_direct(l, b);
+    finish_block();
+    return;
+  }
   if (b.threads.size() < b.n) {
     b.threads.resize(b.n);
     for (Thread& t : b.threads) t.block = &b;
@@ -343,10 +388,7 @@ void run_block(Launch& l, uint3 block_idx) {
     w->self = boost::context::fiber();
     ex.idle.push_back(w);
   }
-  cur_thread = nullptr;
-  cur_coords = nullptr;
-  race_tag = 0;
-  race_drop_pending();
+  finish_block();
 }
 
 int syncthreads(int kind, int pred, const char* file, int line) {

@@ -42,8 +42,14 @@ void work(Job& j) {
       return;
     }
     const std::uint64_t b = j.order ? (*j.order)[i] : i;
-    const uint3 idx{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
-                    static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
+    uint3 idx;
+    if (j.nblocks <= 0xffffffffu) {  // 32-bit divisions: a few ns a block less
+      const unsigned b32 = static_cast<unsigned>(b);
+      idx = uint3{b32 % g.x, b32 / g.x % g.y, b32 / (g.x * g.y)};
+    } else {
+      idx = uint3{static_cast<unsigned>(b % g.x), static_cast<unsigned>((b / g.x) % g.y),
+                  static_cast<unsigned>(b / (std::uint64_t{g.x} * g.y))};
+    }
     run_block(*j.launch, idx);
   }
 }
@@ -170,8 +176,9 @@ bool launch_check(const char* file, int line, dim3 g, dim3 b, std::size_t shmem)
   return false;
 }
 
-void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
-                void* ctx) {
+namespace {
+void launch_blocks(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
+                   direct_fn direct, void* ctx) {
   static std::mutex one_launch_at_a_time;
   std::lock_guard<std::mutex> lock(one_launch_at_a_time);
   Launch l;
@@ -182,6 +189,7 @@ void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t s
   l.shmem = shmem;
   l.nthreads = block.x * block.y * block.z;
   l.run = run;
+  l.direct = direct;
   l.ctx = ctx;
   l.race_seq = race_next_launch();
   Job j;
@@ -205,6 +213,17 @@ void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t s
   pool().run(j);
   flush_launch();
   if (l.error) set_sticky_error(static_cast<cudaError_t>(l.error.load()));
+}
+}  // namespace
+
+void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
+                void* ctx) {
+  launch_blocks(file, line, grid, block, shmem, run, nullptr, ctx);
+}
+
+void launch_run_direct(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem,
+                       direct_fn run, void* ctx) {
+  launch_blocks(file, line, grid, block, shmem, nullptr, run, ctx);
 }
 
 }  // namespace gpulab_sim::detail

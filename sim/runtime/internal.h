@@ -22,7 +22,8 @@ struct Launch {
   dim3 block;
   std::size_t shmem;
   unsigned nthreads;
-  run_fn run;  // the launch's loop over threads (launch.h)
+  run_fn run;        // the launch's loop over threads (launch.h), on fibers
+  direct_fn direct;  // or, for a barrier-free kernel in unchecked mode, without them
   void* ctx;
   std::atomic<bool> aborted{false};
   std::atomic<int> error{0};   // the cudaError_t the first error finding sets
@@ -63,6 +64,7 @@ struct Block : BlockRun {
   Launch* launch = nullptr;
   Coords coords{};
   std::vector<Thread> threads;  // thread0 is its data
+  Thread direct;                // the one thread of a barrier-free block in unchecked mode
   dim3 shape{0, 0, 0};          // the block shape that the threads' idx and linear are set for
   unsigned bar_count = 0;
   unsigned bar_total = 0;

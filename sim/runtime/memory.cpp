@@ -311,8 +311,8 @@ void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned m
   if (!t) return const_cast<void*>(p);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   auto what = [&] { return size_words(size) + " at " + hex(a); };
-  const Worker* w = t->worker;
-  if (a >= w->stack_lo && a + size <= w->stack_hi) {  // the thread's own local variables
+  const Worker* w = t->worker;  // null in an unchecked barrier-free block: no fiber (launch.h)
+  if (w && a >= w->stack_lo && a + size <= w->stack_hi) {  // the thread's own local variables
     cache = Cache{w->stack_lo, w->stack_hi - w->stack_lo};
     return const_cast<void*>(p);
   }

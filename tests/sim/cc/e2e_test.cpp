@@ -97,6 +97,19 @@ TEST_SUITE("e2e") {
   TEST_CASE("kernels, __shared__ and launches in the student's own headers") {
     check_program("with_header", "headers OK", {"-I", program("with_header")});
   }
+  TEST_CASE("--unchecked: no checks, barrier-free kernels without fibers, the same results") {
+    // vector_add and constant_symbol launch only barrier-free kernels, template_kernel and
+    // lambda_macro_launch both kinds; reduction, warp_shuffle and atomic_histogram need the
+    // fibers (barriers, warp operations, shared memory).
+    for (const auto& [name, expected] :
+         {std::pair{"vector_add", "Test PASSED"},
+          std::pair{"constant_symbol", "constant memory OK"},
+          std::pair{"template_kernel", "templates OK"},
+          std::pair{"lambda_macro_launch", "lambda and macro launches OK"},
+          std::pair{"reduction", "reduction -5 OK"}, std::pair{"warp_shuffle", "warp shuffle OK"},
+          std::pair{"atomic_histogram", "histogram OK"}})
+      check_program(name, expected, {"--unchecked"});
+  }
   TEST_CASE("separate compilation: a .cu compiled with -c, linked with a .cpp") {
     std::ostringstream messages;
     std::string object = output_path("multi_kernels.o"), exe = output_path("multi");

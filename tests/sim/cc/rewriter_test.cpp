@@ -41,6 +41,16 @@ std::string rewrite(const std::string& code) {
   return r.body;
 }
 
+// Against the runtime's own headers: which launches are barrier-free depends on the functions
+// that __syncthreads and the warp operations become there.
+std::string rewrite_with_runtime(const std::string& code) {
+  gpulab_sim_rewrite::Result r =
+      gpulab_sim_rewrite::rewrite(code, "/virtual/student.cu", GPULAB_SIM_INCLUDE_DIR, {});
+  INFO(r.diagnostics);
+  REQUIRE(r.ok);
+  return r.text;
+}
+
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -67,15 +77,17 @@ TEST_SUITE("rewriter") {
                               "  k<<<dim3(2, 2), dim3(16, 16), 128>>>(p, 10);\n"
                               "  k<<<1, 32, 0, s>>>(p, 10);\n"
                               "}\n");
-    CHECK(out == std::string(kernel) +
-                     "void host(float* p, cudaStream_t s) {\n"
-                     "  ::gpulab_sim::launch(__FILE__, __LINE__, 4, 256, 0, 0, [&](auto&&... "
-                     "gpulab_a) { k(gpulab_a...); }, p, 10);\n"
-                     "  ::gpulab_sim::launch(__FILE__, __LINE__, dim3(2, 2), dim3(16, 16), 128, 0, "
-                     "[&](auto&&... gpulab_a) { k(gpulab_a...); }, p, 10);\n"
-                     "  ::gpulab_sim::launch(__FILE__, __LINE__, 1, 32, 0, s, [&](auto&&... "
-                     "gpulab_a) { k(gpulab_a...); }, p, 10);\n"
-                     "}\n");
+    CHECK(out ==
+          std::string(kernel) +
+              "void host(float* p, cudaStream_t s) {\n"
+              "  ::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, 4, 256, 0, 0, [&](auto&&... "
+              "gpulab_a) { k(gpulab_a...); }, p, 10);\n"
+              "  ::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, dim3(2, 2), dim3(16, 16), "
+              "128, 0, "
+              "[&](auto&&... gpulab_a) { k(gpulab_a...); }, p, 10);\n"
+              "  ::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, 1, 32, 0, s, [&](auto&&... "
+              "gpulab_a) { k(gpulab_a...); }, p, 10);\n"
+              "}\n");
   }
 
   TEST_CASE("a launch over several lines keeps every line where it was") {
@@ -88,7 +100,7 @@ TEST_SUITE("rewriter") {
                               "}\n");
     CHECK(out == std::string(kernel) +
                      "void host(float* p) {\n"
-                     "  ::gpulab_sim::launch(__FILE__, __LINE__, \n"
+                     "  ::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, \n"
                      "1,\n"
                      "         2, 0, 0, [&](auto&&... gpulab_a) { k(gpulab_a...); }, p,\n"
                      "              3);\n"
@@ -110,10 +122,11 @@ TEST_SUITE("rewriter") {
     std::string out = rewrite(std::string(kernel) +
                               "template <class T> void run(T* p) { k<<<1, 1>>>(p, 1); }\n"
                               "void host(float* p) { run(p); run<float>(p); }\n");
-    CHECK(contains(out,
-                   "template <class T> void run(T* p) { ::gpulab_sim::launch(__FILE__, "
-                   "__LINE__, 1, 1, 0, 0, [&](auto&&... gpulab_a) { k(gpulab_a...); }, p, "
-                   "1); }\n"));
+    CHECK(
+        contains(out,
+                 "template <class T> void run(T* p) { ::gpulab_sim::launch_barrier_free(__FILE__, "
+                 "__LINE__, 1, 1, 0, 0, [&](auto&&... gpulab_a) { k(gpulab_a...); }, p, "
+                 "1); }\n"));
   }
 
   TEST_CASE("macros and lambdas in launch arguments, and a launch inside a macro") {
@@ -131,9 +144,65 @@ TEST_SUITE("rewriter") {
                    "BLOCKS(n), 256, 0, 0, [&](auto&&... gpulab_a) { kern(gpulab_a...); }, "
                    "__VA_ARGS__)\n"));
     CHECK(contains(out,
-                   "  ::gpulab_sim::launch(__FILE__, __LINE__, BLOCKS(n), 256, 0, 0, "
+                   "  ::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, BLOCKS(n), 256, 0, 0, "
                    "[&](auto&&... gpulab_a) { k(gpulab_a...); }, p, f(BLOCKS(3)));\n"));
     CHECK(contains(out, "  GO(k, n, p, n);\n  GO(k, 2 * n, p, 2 * n);\n"));
+  }
+
+  TEST_CASE(
+      "barrier-free kernels are launched as such; any barrier, warp operation or shared "
+      "variable, in the kernel or in what it calls, or a call the rewriter cannot see "
+      "into, makes a plain launch") {
+    const char* head =
+        "__device__ float twice(float x) { return 2 * x; }\n"
+        "__device__ void wait() { __syncthreads(); }\n"
+        "__device__ float extern_fn(float);\n";
+    struct Case {
+      const char* kernel;
+      bool free;
+    } cases[] = {
+        {"__global__ void k(float* p) { p[threadIdx.x] = twice(p[threadIdx.x]) + sqrtf(1.0f); "
+         "atomicAdd(p, 1.0f); }",
+         true},
+        {"__global__ void k(float* p) { auto f = [](float x) { return twice(x); }; p[0] = f(1); }",
+         true},
+        {"__global__ void k(float* p) { p[0] = 1; __syncthreads(); }", false},
+        {"__global__ void k(float* p) { wait(); p[0] = 1; }", false},
+        {"__global__ void k(float* p) { auto f = [] { wait(); }; f(); p[0] = 1; }", false},
+        {"__global__ void k(float* p) { p[0] = __shfl_down_sync(0xffffffff, p[0], 1); }", false},
+        {"__global__ void k(float* p) { p[0] = __ballot_sync(0xffffffff, p[0] > 0); }", false},
+        {"__global__ void k(float* p) { __syncwarp(); p[0] = 1; }", false},
+        {"__global__ void k(float* p) { __shared__ float s[32]; s[0] = 1; p[0] = s[0]; }", false},
+        {"__global__ void k(float* p) { extern __shared__ float s[]; p[0] = s[0]; }", false},
+        {"__global__ void k(float* p) { p[0] = extern_fn(1); }", false},
+        {"__global__ void k(float* p, float (*f)(float)) { p[0] = f(1); }", false},
+    };
+    for (const Case& c : cases) {
+      const std::string kernel_text = c.kernel;
+      CAPTURE(kernel_text);
+      const bool has_fp = std::string(c.kernel).find("(*f)") != std::string::npos;
+      std::string out =
+          rewrite_with_runtime(std::string(head) + c.kernel +
+                               (has_fp ? "\nvoid host(float* p) { k<<<1, 32>>>(p, nullptr); }\n"
+                                       : "\nvoid host(float* p) { k<<<1, 32>>>(p); }\n"));
+      CHECK(contains(out, "::gpulab_sim::launch_barrier_free(__FILE__") == c.free);
+      CHECK(contains(out, "::gpulab_sim::launch(__FILE__") == !c.free);
+    }
+  }
+
+  TEST_CASE("a template kernel is judged by the instance launched") {
+    std::string out = rewrite_with_runtime(
+        "template <bool kSync> __global__ void k(float* p) { if (kSync) __syncthreads(); p[0] = "
+        "1; }\n"
+        "template <class T> __global__ void plain(T* p) { p[0] = 1; }\n"
+        "void host(float* p) { k<false><<<1, 32>>>(p); plain<<<1, 32>>>(p); }\n");
+    // k<false> still calls __syncthreads (under an `if` the scan does not evaluate): not free.
+    CHECK(contains(out,
+                   "::gpulab_sim::launch(__FILE__, __LINE__, 1, 32, 0, 0, [&](auto&&... "
+                   "gpulab_a) { k<false>(gpulab_a...); }"));
+    CHECK(contains(out,
+                   "::gpulab_sim::launch_barrier_free(__FILE__, __LINE__, 1, 32, 0, 0, "
+                   "[&](auto&&... gpulab_a) { plain(gpulab_a...); }"));
   }
 
   TEST_CASE("static __shared__ declarations, with dependent sizes, numbered in file order") {

@@ -358,6 +358,14 @@ TEST_SUITE("detectors") {
     REQUIRE(f.size() == 1);
     CHECK_FALSE(f[0].error);
     CHECK(f[0].count == 512);
+    // Launched as the rewriter launches a barrier-free kernel: in a checked file, the same
+    // launch with the same checks (unchecked.cpp has the unchecked twin).
+    gpulab_sim::clear_findings();
+    ::gpulab_sim::launch_barrier_free(
+        __FILE__, __LINE__, 2, 512, 0, 0, [&](auto&&... a) { sum_k(a...); }, out, in);
+    f = found(finding_kind::uninitialised_read);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].count == 512);
     CHECK(cudaDeviceSynchronize() == cudaSuccess);  // warnings go on
     CHECK(to_host(out, 512)[0] == 3.0f);
     REQUIRE(cudaMemset(in, 0, 512 * sizeof(float)) == cudaSuccess);

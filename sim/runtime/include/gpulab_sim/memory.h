@@ -71,6 +71,19 @@ struct type_key {
 };
 }  // namespace detail
 
+// Unchecked mode (-DGPULAB_SIM_UNCHECKED, `gpulab sim-cc --unchecked`): an access is the plain
+// pointer, so nothing is checked and a kernel runs as fast as plain C++ would. The two modes'
+// inline functions are in different inline namespaces, so that files built in different modes
+// can be linked together without one mode's definition standing in for the other's.
+#ifdef GPULAB_SIM_UNCHECKED
+inline namespace unchecked {
+template <class T>
+inline T* access(T* p, unsigned, const char*, int, const char* = nullptr) {
+  return p;
+}
+}  // namespace unchecked
+#else
+inline namespace checked {
 template <class T>
 inline T* access(T* p, unsigned m, const char* file, int line,
                  const char* func = __builtin_FUNCTION()) {
@@ -100,6 +113,8 @@ inline T* access(T* p, unsigned m, const char* file, int line,
   const void* q = const_cast<const void*>(static_cast<const volatile void*>(p));
   return static_cast<T*>(detail::access_slow(q, n, alignof(T), m, file, line, func));
 }
+}  // namespace checked
+#endif
 
 // The running block's own copy of a __shared__ variable of type T (an array type usually).
 template <class T>
@@ -121,9 +136,18 @@ struct symbol {
 
 }  // namespace gpulab_sim
 
-// __ldg reads through the pointer: checked like any read.
+// __ldg reads through the pointer: checked like any read (in the mode's namespace: it calls
+// the mode's access).
+namespace gpulab_sim {
+#ifdef GPULAB_SIM_UNCHECKED
+inline namespace unchecked {
+#else
+inline namespace checked {
+#endif
 template <class T>
-inline T gpulab_sim_ldg(const T* p, const char* file, int line) {
+inline T ldg(const T* p, const char* file, int line) {
   return *::gpulab_sim::access(p, ::gpulab_sim::rd, file, line);
 }
-#define __ldg(p) gpulab_sim_ldg((p), __FILE__, __LINE__)
+}  // namespace checked or unchecked
+}  // namespace gpulab_sim
+#define __ldg(p) ::gpulab_sim::ldg((p), __FILE__, __LINE__)

@@ -307,11 +307,11 @@ void run_block(Launch& l, uint3 block_idx) {
   b.aborted = &l.aborted;
   b.coords = Coords{block_idx, l.block, l.grid};
   b.n = l.nthreads;
+  b.epoch = 0;
+  b.race_base = race_block_base(
+      l.race_seq, block_idx.x + std::uint64_t{l.grid.x} *
+                                    (block_idx.y + std::uint64_t{l.grid.y} * block_idx.z));
   if (l.direct) {  // none of the fibers' bookkeeping below
-    b.epoch = 0;
-    b.race_base = race_block_base(
-        l.race_seq, block_idx.x + std::uint64_t{l.grid.x} *
-                                      (block_idx.y + std::uint64_t{l.grid.y} * block_idx.z));
     cur_coords = &b.coords;
     run_direct(l, b);
     finish_block();
@@ -344,11 +344,7 @@ void run_block(Launch& l, uint3 block_idx) {
   b.next = 0;
   b.live = b.n;
   b.arrived = 0;
-  b.epoch = 0;
   b.serial = ++ex.serial;
-  b.race_base = race_block_base(
-      l.race_seq, block_idx.x + std::uint64_t{l.grid.x} *
-                                    (block_idx.y + std::uint64_t{l.grid.y} * block_idx.z));
   b.ready.clear();
   b.ready_head = 0;
   b.warp_groups = 0;

@@ -23,20 +23,24 @@ function(gpulab_add_runner name lab_id sources nvcc_flags)
   add_executable(${name} ${sources})
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/labs/${lab_id})
   target_compile_options(${name} PRIVATE ${nvcc_flags} ${GPULAB_CUDA_WARNINGS})
-  target_link_libraries(${name} PRIVATE
-    "$<LINK_LIBRARY:WHOLE_ARCHIVE,gpulab_driver_${lab_id}>" gpulab_harness)
+  # As the grader links a submission (grader/linked_libraries.h): the driver (whose parts
+  # register from static initializers) and the harness whole and before the objects, so that
+  # nothing of theirs can be replaced; then again as plain libraries, for what they need.
+  target_link_options(${name} BEFORE PRIVATE
+    "LINKER:--whole-archive,$<TARGET_FILE:gpulab_driver_${lab_id}>,$<TARGET_FILE:gpulab_harness>,--no-whole-archive")
+  target_link_libraries(${name} PRIVATE gpulab_driver_${lab_id} gpulab_harness)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${GPULAB_RUNNER_DIR})
 endfunction()
 
-# A runner for the CPU backend: gpulab sim-cc builds the lab's files and links the sim driver
-# and harness, as the grader does for a submission.
+# A runner for the CPU backend: gpulab sim-cc builds the lab's files and links the sim driver,
+# harness and runtime whole and before the objects (host compiler options come first), as the
+# grader does for a submission.
 function(gpulab_add_sim_runner name lab_id sources flags)
   set(out ${GPULAB_RUNNER_DIR}/${name})
   add_custom_command(
     OUTPUT ${out}
     COMMAND gpulab-sim-cc ${flags} -I ${CMAKE_SOURCE_DIR}/labs/${lab_id} ${sources} -o ${out}
-            "-Xlinker=--whole-archive,$<TARGET_FILE:gpulab_driver_${lab_id}_sim>,--no-whole-archive"
-            $<TARGET_FILE:gpulab_harness_sim>
+            "-Xcompiler=-Xlinker,--whole-archive,-Xlinker,$<TARGET_FILE:gpulab_driver_${lab_id}_sim>,-Xlinker,$<TARGET_FILE:gpulab_harness_sim>,-Xlinker,$<TARGET_FILE:gpulab_sim>,-Xlinker,--no-whole-archive"
     DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/labs/${lab_id}/lab.json gpulab-sim-cc gpulab-sim-rewrite
             gpulab_sim gpulab_driver_${lab_id}_sim gpulab_harness_sim
     COMMENT "gpulab sim-cc: ${name}"

@@ -1,7 +1,15 @@
 #include "build.h"
 
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <utility>
+
 #include "device.h"
+#include "linked_libraries.h"
 #include "process.h"
+#include "symbol_policy.h"
 
 namespace gpulab {
 
@@ -13,6 +21,87 @@ constexpr size_t kBuildAddressSpace = size_t{8} << 30;
 // The largest file a build may write (a `static char big[1 << 40] = {1};` would fill the disk):
 // far above any object file or runner of the labs.
 constexpr size_t kBuildFileSize = size_t{1} << 30;
+// What nm may print about one object: far above the labs' largest (about 100 KB on the sim).
+constexpr size_t kSymbolListingLimit = size_t{16} << 20;
+// Findings quoted in full in the build's message; the rest are counted.
+constexpr size_t kFindingsShown = 10;
+
+// Runs a command in the build's sandbox; output_limit bounds what is kept of its output.
+using BuildTool = std::function<ProcessResult(const std::vector<std::string>&, size_t)>;
+
+// The names as people read them: C++ names demangled by c++filt, in the sandbox like nm, since
+// they are the submission's (C names are shown as they are).
+std::vector<std::string> demangled(const std::vector<std::string>& names, const BuildTool& run) {
+  std::vector<std::string> mangled;
+  for (const auto& n : names)
+    if (n.rfind("_Z", 0) == 0) mangled.push_back(n);
+  if (mangled.empty()) return names;
+  std::vector<std::string> cmd = {"c++filt"};
+  cmd.insert(cmd.end(), mangled.begin(), mangled.end());
+  const ProcessResult r = run(cmd, kSymbolListingLimit);
+  std::vector<std::string> lines;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  if (!r.ok() || lines.size() != mangled.size()) return names;
+  std::vector<std::string> shown = names;
+  size_t next = 0;
+  for (auto& n : shown)
+    if (n.rfind("_Z", 0) == 0) n = lines[next++];
+  return shown;
+}
+
+// The definitions in the submission's objects that would replace a linked library's symbols
+// (symbol_policy.h), described for the report; empty when there are none. The objects are the
+// student's, so nm reads them in the build's sandbox.
+std::string refused_definitions(const LabConfig& lab, const std::filesystem::path& driver_lib,
+                                const std::vector<LibraryFile>& files,
+                                const std::vector<std::pair<std::string, std::string>>& objects,
+                                const BuildTool& run) {
+  std::vector<LinkedLibrary> libraries;
+  std::optional<LinkedLibrary> driver;
+  for (const LibraryFile& f : files) {
+    std::string error;
+    std::optional<LinkedLibrary> lib = read_library(f, error);
+    if (!lib) return "gpulab cannot check which symbols the submission defines: " + error;
+    if (f.path == driver_lib) driver = lib;
+    libraries.push_back(std::move(*lib));
+  }
+  const SymbolPolicy policy(
+      libraries, interface_names(driver ? driver->symbols : std::vector<NmSymbol>{}, libraries));
+  std::vector<std::pair<std::string, SymbolFinding>> findings;
+  for (const auto& [file, object] : objects) {
+    const ProcessResult r = run({"nm", "-P", "--defined-only", object}, kSymbolListingLimit);
+    if (!r.ok() || r.output_truncated)
+      return "the symbols " + file + " defines could not be listed (nm " +
+             (r.output_truncated ? "printed more than gpulab checks" : r.describe()) + ")";
+    for (const SymbolFinding& f : policy.check(parse_nm(r.output))) findings.push_back({file, f});
+  }
+  if (findings.empty()) return "";
+  std::vector<std::string> names;
+  for (size_t i = 0; i < findings.size() && i < kFindingsShown; ++i)
+    names.push_back(findings[i].second.symbol);
+  const std::vector<std::string> shown = demangled(names, run);
+  std::string message;
+  std::set<std::string> said;  // a constructor's or destructor's variants read the same
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const std::string line =
+        describe_finding(findings[i].first, shown[i], findings[i].second, lab.interface);
+    if (said.insert(line).second) message += line + "\n";
+  }
+  if (findings.size() > shown.size())
+    message += "(and " + std::to_string(findings.size() - shown.size()) + " more like these)\n";
+  return message;
+}
+
+// The link options that put the archives linked first (linked_libraries.h) before the
+// submission's objects, whole. nvcc moves -Xlinker options after the objects but passes host
+// compiler options before them; gpulab-sim-cc does the same.
+std::string whole_archives_first(const std::vector<LibraryFile>& files) {
+  std::string option = "-Xcompiler=-Xlinker,--whole-archive";
+  for (const LibraryFile& f : files)
+    if (f.linked_first) option += ",-Xlinker," + f.path.string();
+  return option + ",-Xlinker,--no-whole-archive";
+}
 
 }  // namespace
 
@@ -35,12 +124,12 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
   std::filesystem::remove_all(work_dir);
   std::filesystem::create_directories(work_dir);
   const SandboxSpec box = build_sandbox(lab, paths, src_dir, work_dir, backend);
-  const auto compile = [&](const std::vector<std::string>& cmd) {
+  const auto compile = [&](const std::vector<std::string>& cmd, size_t output_limit = 32 * 1024) {
     ProcessOptions po;
     po.argv = cmd;
     po.cwd = work_dir;
     po.timeout_s = timeout_s;
-    po.output_limit = 32 * 1024;
+    po.output_limit = output_limit;
     // `#include "/dev/zero"` makes the compiler read without end: its memory is bounded here.
     po.address_space_limit = kBuildAddressSpace;
     po.file_size_limit = kBuildFileSize;
@@ -60,7 +149,7 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
   // The CPU backend compiles for no GPU architecture.
   const std::vector<std::string> arch =
       sim ? std::vector<std::string>{} : std::vector<std::string>{"-arch=" + build_arch(paths)};
-  std::vector<std::string> objects;
+  std::vector<std::pair<std::string, std::string>> objects;  // each student file's object
   for (const auto& file : lab.student_files) {
     const auto src = src_dir / file;
     if (!std::filesystem::is_regular_file(src)) {
@@ -80,19 +169,27 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
       b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" + r.output;
       return b;
     }
-    objects.push_back(obj.string());
+    objects.push_back({file, obj.string()});
   }
+  std::string missing;
+  const std::vector<LibraryFile> libraries = runner_libraries(lab, paths, backend, missing);
+  if (!missing.empty()) {
+    b.message = "gpulab cannot check which symbols the submission defines: " + missing +
+                " is missing (the toolkit or the compiler's libraries are not installed)";
+    return b;
+  }
+  b.message =
+      refused_definitions(lab, paths.driver_lib(lab.id, backend), libraries, objects, compile);
+  if (!b.message.empty()) return b;
   b.runner = work_dir / "runner";
   std::vector<std::string> cmd = {compiler.string()};
   cmd.insert(cmd.end(), arch.begin(), arch.end());
   cmd.insert(cmd.end(), {"-o", b.runner.string()});
-  cmd.insert(cmd.end(), objects.begin(), objects.end());
   // The driver registers its parts from static initializers nothing else references, so the
-  // linker must keep the whole archive.
-  // nvcc reorders separate -Xlinker options, so the three go as one.
-  cmd.insert(cmd.end(), {"-Xlinker=--whole-archive," + paths.driver_lib(lab.id, backend).string() +
-                             ",--no-whole-archive",
-                         paths.harness_lib(backend).string()});
+  // linker must keep the whole archive; the harness goes whole too, so that a duplicate of any
+  // of its definitions is an error even where the check above would miss it.
+  cmd.push_back(whole_archives_first(libraries));
+  for (const auto& o : objects) cmd.push_back(o.second);
   const ProcessResult r = compile(cmd);
   if (!r.ok()) {
     b.message = "linking the runner failed (the linker " + r.describe() + "):\n" + r.output +

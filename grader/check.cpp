@@ -6,6 +6,9 @@
 
 #include "compare.h"
 #include "npy.h"
+#include "run_output.h"
+#include "runner_flags.h"
+#include "sample_protocol.h"
 
 namespace gpulab {
 
@@ -22,7 +25,9 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
   shape = expected.shape;
   NpyArray got;
   try {
-    got = read_npy(got_path, ints ? DType::i32 : DType::f32);
+    // Read only as a regular file the run wrote, never through a link (run_output.h).
+    got = RunOutput(got_path.parent_path())
+              .read_npy(got_path.filename().string(), ints ? DType::i32 : DType::f32);
   } catch (const NpyError& e) {
     r.problem = std::string("the runner's output is unusable: ") + e.what();
     return r;
@@ -94,26 +99,75 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
 }  // namespace
 
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
-                          const std::filesystem::path& out_dir, bool timed) {
+                          const std::filesystem::path& out_dir, bool timed, bool repeated) {
   CheckResult c;
   c.pass = true;
+  // The second call's outputs: all right, all readable; the first call's (and timed ones).
+  bool second_ok = true, second_readable = true, others_ok = true;
   std::ifstream meta_in(ds.input / "meta.json");
   const nlohmann::json params = nlohmann::json::parse(meta_in).at("params");
   for (const auto& name : part.outputs) {
     const OutputSpec& spec = lab.outputs.at(name);
     std::vector<std::string> files = {name};
     if (timed) files.push_back("timed_" + name);
+    if (repeated) files.push_back(kRepeatPrefix + name);
     for (const auto& file : files) {
       std::vector<size_t> shape;
       const CompareResult r = check_one(spec, params, out_dir / (file + ".npy"), ds, shape);
-      const std::string label = file == name ? name : name + " (from a timed run)";
+      const bool second_call = repeated && file == kRepeatPrefix + name;
+      const std::string label = file == name  ? name
+                                : second_call ? name + " (from a second call)"
+                                              : name + " (from a timed run)";
       if (!c.message.empty()) c.message += "\n";
       c.message += r.message(label, shape);
-      c.pass = c.pass && r.pass && r.problem.empty();
+      const bool ok = r.pass && r.problem.empty();
+      c.pass = c.pass && ok;
+      if (second_call) {
+        second_ok = second_ok && ok;
+        second_readable = second_readable && r.problem.empty();
+      } else {
+        others_ok = others_ok && ok;
+      }
       if (!r.problem.empty()) c.max_err_over_bound = INFINITY;
       c.max_err_over_bound = std::max(c.max_err_over_bound, r.max_err_over_bound);
     }
   }
+  c.state_leak = others_ok && !second_ok && second_readable;
+  if (c.state_leak)
+    c.message +=
+        "\nThe first call gave the right outputs but a second call in the same process gave "
+        "wrong ones: does your code keep state (a static or global variable, a buffer not "
+        "cleared) from one call to the next? Every call must give the right outputs.";
+  return c;
+}
+
+CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
+                                 const std::vector<DatasetDirs>& samples,
+                                 const std::filesystem::path& out_dir) {
+  CheckResult c;
+  c.pass = true;
+  int failed = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const int k = static_cast<int>(i) + 1;
+    std::ifstream meta_in(samples[i].input / "meta.json");
+    const nlohmann::json params = nlohmann::json::parse(meta_in).at("params");
+    for (const auto& name : part.outputs) {
+      std::vector<size_t> shape;
+      const std::string file = sample_output_prefix(k) + name + ".npy";
+      const CompareResult r =
+          check_one(lab.outputs.at(name), params, out_dir / file, samples[i], shape);
+      c.max_err_over_bound =
+          std::max(c.max_err_over_bound, r.problem.empty() ? r.max_err_over_bound : INFINITY);
+      if (r.pass && r.problem.empty()) continue;
+      c.pass = false;
+      if (++failed <= 3)  // the first few are enough to see the pattern
+        c.message += (c.message.empty() ? "" : "\n") + std::string("timed sample ") +
+                     std::to_string(k) + " of " + std::to_string(samples.size()) + ": " +
+                     r.message(name, shape);
+      break;
+    }
+  }
+  if (failed > 3) c.message += "\n... and " + std::to_string(failed - 3) + " more samples";
   return c;
 }
 

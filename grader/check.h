@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "dataset_store.h"
 #include "lab_config.h"
@@ -13,12 +14,24 @@ struct CheckResult {
   bool pass = false;
   double max_err_over_bound = 0;  // the worst over the outputs checked
   std::string message;            // one line per output, for the student
+  // The first call's outputs were right and a second call's (repeated) were not: the code
+  // keeps state from one call to the next (the message says so).
+  bool state_leak = false;
 };
 
-// Compares out_dir/<output>.npy (and, with timed, out_dir/timed_<output>.npy) for each of the
-// part's outputs. A missing, malformed or wrongly shaped output fails with a message; it
+// Compares out_dir/<output>.npy (and, with timed, out_dir/timed_<output>.npy; with repeated,
+// the second call's out_dir/repeat_<output>.npy, runner_flags.h's kRepeatPrefix) for each of the
+// part's outputs. A missing, malformed or wrongly shaped output fails with a message, as does
+// one that is not a regular file with one link (run_output.h: never read through a link); it
 // never throws for bad runner output.
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
-                          const std::filesystem::path& out_dir, bool timed);
+                          const std::filesystem::path& out_dir, bool timed, bool repeated = false);
+
+// Compares the outputs of each timed sample k of a graded timed run (out_dir/sample<k>_<output>
+// .npy, harness/sample_protocol.h) with those of its own dataset, samples[k-1]. The message
+// names the samples that failed, with their first failing output.
+CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
+                                 const std::vector<DatasetDirs>& samples,
+                                 const std::filesystem::path& out_dir);
 
 }  // namespace gpulab

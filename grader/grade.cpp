@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <optional>
 
 #include "build.h"
 #include "check.h"
@@ -17,8 +19,14 @@
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
+#include "rng.h"
+#include "run_output.h"
+#include "runner_flags.h"
+#include "sample_protocol.h"
+#include "sample_stage.h"
 #include "sandbox.h"
 #include "stats.h"
+#include "timing.h"
 #include "timing_record.h"
 
 namespace gpulab {
@@ -41,17 +49,29 @@ struct RunOutcome {
 // The file a sim runner writes its findings to, as JSON lines (sim/README.md).
 constexpr const char* kSimFindings = "sim-findings.jsonl";
 
-std::vector<nlohmann::json> read_sim_findings(const std::filesystem::path& file) {
+std::vector<nlohmann::json> read_sim_findings(const RunOutput& output) {
   std::vector<nlohmann::json> found;
-  std::ifstream in(file);
+  RunFile file = output.open(kSimFindings);
+  if (!file.is_open()) return found;
   std::string line;
-  while (std::getline(in, line)) {
+  while (std::getline(file.stream(), line)) {
     try {
       found.push_back(nlohmann::json::parse(line));
     } catch (const nlohmann::json::exception&) {  // a line cut short by a killed run
     }
   }
   return found;
+}
+
+// The runner's result.json; null where it left none that parses.
+nlohmann::json read_result(const RunOutput& output) {
+  RunFile file = output.open("result.json");
+  if (!file.is_open()) return nullptr;
+  try {
+    return nlohmann::json::parse(file.stream());
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;
+  }
 }
 
 // Whether a finding fails the dataset: errors (the kernel was stopped) and races, which lose
@@ -102,25 +122,45 @@ size_t output_file_limit(const PartSpec& part, const DatasetDirs& ds) {
 }
 
 // Runs the runner in its sandbox (run_sandbox: it sees itself, the dataset's input directory
-// and out_dir, at the paths the sandbox gives them), or as it is where the sandbox is off.
+// and its output folder, at the paths the sandbox gives them, staged under random names:
+// Sandbox::stage_run), or as it is where the sandbox is off. Its output folder is then at
+// `collected_out_dir`, where the caller reads it.
 RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
                       const std::filesystem::path& runner, const std::string& backend,
                       const PartSpec& part, const DatasetDirs& ds,
-                      const std::filesystem::path& out_dir, bool time, const nlohmann::json& timing,
-                      double timeout_s, bool baseline = false) {
+                      const std::filesystem::path& collected_out_dir, bool time,
+                      const nlohmann::json& timing, double timeout_s,
+                      const std::vector<std::string>& flags = {},
+                      const std::vector<DatasetDirs>& samples = {}) {
   RunOutcome o;
-  std::filesystem::remove_all(out_dir);
-  std::filesystem::create_directories(out_dir);
+  const StagedRun staged = sandbox.stage_run(runner, ds.input, collected_out_dir);
+  const std::filesystem::path& out_dir = staged.out;  // while it runs
   const bool sim = backend == "sim";
-  const SandboxSpec box = run_sandbox(paths, runner, ds.input, out_dir, !sim && part.gpu);
+  SandboxSpec box = run_sandbox(paths, staged.runner, staged.input, out_dir, !sim && part.gpu);
+  // A graded timed run: each sample's inputs are handed over when the run asks for them.
+  std::optional<SampleStage> stage;
+  const auto samples_dir = out_dir.parent_path() / (out_dir.filename().string() + ".samples");
+  if (!samples.empty()) {
+    // Linked from stand-ins on the staging's own file system: no copy of a large input per run.
+    std::vector<DatasetDirs> staged_samples = samples;
+    for (auto& sample : staged_samples) sample.input = sandbox.stage_input(sample.input);
+    stage.emplace(samples_dir, staged_samples);
+    box.mounts.push_back({samples_dir, RunPaths::samples, false, false});
+  }
   const auto inside = [&](const std::filesystem::path& p) {
     return sandbox.inside(box, p).string();
   };
-  std::vector<std::string> argv = {inside(runner),   "--part", part.name,      "--dataset",
-                                   inside(ds.input), "--out",  inside(out_dir)};
+  std::vector<std::string> argv = {inside(staged.runner), "--part", part.name,      "--dataset",
+                                   inside(staged.input),  "--out",  inside(out_dir)};
   if (time) argv.insert(argv.end(), {"--time", "--timing", timing.dump()});
-  if (time && baseline) argv.push_back("--baseline");
+  argv.insert(argv.end(), flags.begin(), flags.end());  // runner_flags.h's
   ProcessOptions po;
+  if (stage) {
+    argv.insert(argv.end(), {kSamplesOption, std::to_string(samples.size()), kSamplesDirOption,
+                             inside(samples_dir)});
+    po.requests = {kSampleRequestFd, kSampleReplyFd};
+    po.answer = [&](const std::string& line) { return stage->answer(line); };
+  }
   po.argv = argv;
   po.cwd = out_dir;
   po.timeout_s = timeout_s;
@@ -136,24 +176,36 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(ds.seed));
   }
   const ProcessResult p = sandbox.run(po, box);
-  o.timed_out = p.timed_out;
-  if (sim) o.sim_findings = read_sim_findings(out_dir / kSimFindings);
-  std::ifstream in(out_dir / "result.json");
-  if (in) {
-    try {
-      o.result = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception&) {
-    }
+  collect_output(staged);
+  if (stage) {
+    std::error_code ec;
+    std::filesystem::remove_all(samples_dir, ec);
   }
+  o.timed_out = p.timed_out;
+  // Only regular files the run wrote, never through a link (run_output.h): a link left there
+  // would lead the grader to whatever it names, an expected output or the reference's record.
+  const RunOutput output(collected_out_dir);
+  if (!output.refused().empty()) {
+    o.message = output.refused() + ".";
+    return o;
+  }
+  if (sim) o.sim_findings = read_sim_findings(output);
+  o.result = read_result(output);
   const std::string status = o.result.is_object() ? o.result.value("status", "") : "";
+  if (stage && !stage->problem().empty()) {
+    o.message = "your run failed: " + stage->problem();
+    return o;
+  }
   if (p.ok() && status == "ok") {
     o.ran = true;
     return o;
   }
-  if (p.exit_code == 2 && !p.timed_out)  // the runner rejected its command line: our fault
+  // The runner rejects a command line it does not understand (exit 2, status "usage"): our
+  // fault, not the student's. Student code can exit with 2 too, but writes no such record.
+  if (p.exit_code == 2 && !p.timed_out && status == "usage")
     throw std::runtime_error("the runner " + runner.string() +
                              " rejected its arguments: " + o.result.value("message", p.output));
-  if (status == "no-gpu" || p.exit_code == 4) {
+  if (status == "no-gpu") {
     o.no_gpu = true;
     o.message = o.result.value("message", "no GPU");
     return o;
@@ -195,6 +247,22 @@ std::string compiler_version(const std::vector<std::string>& cmd) {
                     end == std::string::npos ? std::string::npos : end - start - 1);
 }
 
+// Who is timed in a round of the performance test.
+enum class Timed { student, reference, baseline };
+
+// The order of round r's timed runs: the student's in the middle, next to the reference's and
+// the baseline's (the ratio to each is taken within the round, and runs adjacent in time see
+// the machine alike), reversed every other round (B S R, R S B, ...) so that neither goes first
+// more often. Those not timed are left out: S R, R S, ... without a baseline, as before.
+std::vector<Timed> round_order(int round, bool reference, bool baseline) {
+  std::vector<Timed> order;
+  if (reference) order.push_back(Timed::reference);
+  order.push_back(Timed::student);
+  if (baseline) order.push_back(Timed::baseline);
+  if (round % 2 == 0) std::reverse(order.begin(), order.end());
+  return order;
+}
+
 class Grading {
  public:
   Grading(const GradeOptions& o, std::ostream& log) : o_(o), log_(log) {}
@@ -218,6 +286,7 @@ class Grading {
     report.environment["sandbox"] = sandbox_.to_json();
     refuse_unless_sandboxed(report);
     prepare_work_dir();
+    sandbox_.stage_runs_in(work_);
 
     const auto src = work_ / "submission";
     const IntakeSpec intake_spec = IntakeSpec::of(lab_);
@@ -366,12 +435,74 @@ class Grading {
     return reference_;
   }
 
+  // The runner that times the lab's baseline (runner_flags.h's kTimeBaselineFlag) in a process
+  // of its own, so that nothing the student's code leaves running (a thread, queued GPU work)
+  // can slow the baseline and inflate the speedup. In that mode a runner calls no student
+  // function; this one holds no student code either: the stub runner, built from the lab's own
+  // files (labs/<lab>/), by CMake (build/runners/<lab>-stub) or else here. Not the reference
+  // runner, because the student kit has no reference/, while every copy of gpulab has
+  // labs/<lab>/ (in the kit that is the student's working copy, but there `gpulab run` runs the
+  // student's own code anyway). A submission that is that folder already built this runner.
+  const std::filesystem::path& baseline_runner() {
+    if (!baseline_.empty()) return baseline_;
+    const auto prebuilt = paths_.stub_runner(lab_.id, o_.backend);
+    std::error_code ec;
+    if (std::filesystem::exists(prebuilt)) {
+      baseline_ = prebuilt;
+    } else if (std::filesystem::equivalent(o_.submission, paths_.lab_dir(lab_.id), ec)) {
+      baseline_ = student_.runner;
+    } else {
+      const BuildResult b = build_runner(lab_, paths_, paths_.lab_dir(lab_.id),
+                                         work_ / "baseline-build", o_.backend, sandbox_);
+      if (!b.ok)
+        throw std::runtime_error("the runner that times the lab's baseline, built from " +
+                                 paths_.lab_dir(lab_.id).string() +
+                                 ", did not build: " + b.message);
+      baseline_ = b.runner;
+    }
+    return baseline_;
+  }
+
   bool wanted(const DatasetSpec& ds, const std::string& part) const {
     return ds.applies_to(part) && (o_.dataset.empty() || o_.dataset == ds.name);
   }
 
   DatasetDirs dataset(const GroupSpec& g, const DatasetSpec& ds) {
     return materialize(lab_, g, ds, hidden_seed_, paths_.cache_dir() / "datasets" / lab_.id);
+  }
+
+  // The datasets of a graded timed run's samples on the timing dataset `d`: made by its
+  // generator with its parameters, each with a seed of its own drawn from the instructor's
+  // secret, so that no two samples share content and students cannot make them beforehand.
+  const std::vector<DatasetDirs>& timing_samples(const DatasetDirs& d,
+                                                 const nlohmann::json& timing) {
+    auto& found = samples_[d.group + "/" + d.name];
+    if (!found.empty()) return found;
+    const GroupSpec* g = nullptr;
+    const DatasetSpec* spec = nullptr;
+    for (const auto& group : lab_.groups)
+      for (const auto& ds : group.datasets)
+        if (group.name == d.group && ds.name == d.name) g = &group, spec = &ds;
+    if (!spec) throw std::runtime_error("no dataset " + d.group + "/" + d.name + " in lab.json");
+    const int n = std::max(1, TimingPolicy::from_json(timing).samples);
+    for (int k = 1; k <= n; ++k) {
+      DatasetSpec sample = *spec;
+      sample.name = spec->name + ".sample-" + std::to_string(k);
+      sample.seed = derive_seed(hidden_seed_, "timed sample " + sample.name);
+      log_ << "  preparing timed sample " << k << " of " << n << " on " << spec->name << "\n";
+      found.push_back(dataset(*g, sample));
+    }
+    return found;
+  }
+
+  // The timing policy a graded timed run is held to: warmup calls, then exactly `samples`
+  // samples (harness/sample_protocol.h).
+  static nlohmann::json graded_policy(const nlohmann::json& timing) {
+    nlohmann::json graded = timing;
+    const int n = std::max(1, TimingPolicy::from_json(timing).samples);
+    graded["min_samples"] = n;
+    graded["max_samples"] = n;
+    return graded;
   }
 
   void grade_part(const PartSpec& part, Report& report) {
@@ -392,6 +523,12 @@ class Grading {
       return;
     }
     bool public_ok = true, part_timed_out = false;
+    // Every call counts: on one dataset the function is called twice in one process, both
+    // calls' outputs checked. A second call that goes wrong after a right first one fails every
+    // correctness group of the part (fail_for_state_leak): other datasets call it only once.
+    const DatasetSpec* const called_twice = called_twice_on(part);
+    std::string leaked_on;                  // the dataset where a second call went wrong
+    std::vector<size_t> correctness_tests;  // their places in report.tests
     for (const auto& g : lab_.groups) {
       if (!g.timing && !g.on_backend(o_.backend) && rubric.group_points.count(g.name) &&
           (o_.include_hidden || !g.hidden))
@@ -424,14 +561,18 @@ class Grading {
         log_ << "  " << part.name << " on " << ds->name << "\n";
         const DatasetDirs d = dataset(g, *ds);
         const auto out = work_ / "runs" / part.name / ds->name;
-        const RunOutcome o = run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out,
-                                        false, {}, o_.run_timeout_s);
+        const bool twice = ds == called_twice;
+        const RunOutcome o = run_runner(
+            sandbox_, paths_, student_.runner, o_.backend, part, d, out, false, {},
+            o_.run_timeout_s,
+            twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{});
         part_timed_out = o.timed_out;
         std::string line;
         const bool bug_found =
             std::any_of(o.sim_findings.begin(), o.sim_findings.end(), fails_dataset);
         if (o.ran) {
-          const CheckResult c = check_outputs(lab_, part, d, out, false);
+          const CheckResult c = check_outputs(lab_, part, d, out, false, twice);
+          if (c.state_leak) leaked_on = ds->name;
           const bool pass = c.pass && !bug_found;
           row.result = pass ? "pass" : "FAIL";
           row.err_over_bound = c.max_err_over_bound;
@@ -460,6 +601,7 @@ class Grading {
       t.output = std::to_string(passed) + " of " + std::to_string(sets.size()) + " " + g.name +
                  " datasets passed" + (all ? "." : "; every one must pass for these points.");
       if (!g.hidden) t.output += "\n" + details;
+      correctness_tests.push_back(report.tests.size());
       report.tests.push_back(t);
       if (g.hidden)  // the details, for instructors only
         report.tests.push_back({part.name + ": " + g.name + " dataset details (instructors)",
@@ -471,6 +613,7 @@ class Grading {
                                 {part.name, g.name},
                                 {}});
     }
+    if (!leaked_on.empty()) fail_for_state_leak(report, correctness_tests, leaked_on);
     if (sim() && rubric.timed_points() > 0)
       report.tests.push_back({part.name + ": performance not measured (sim backend)",
                               0,
@@ -494,8 +637,40 @@ class Grading {
                               {}});
   }
 
+  // The dataset on which grade_part calls the part's function twice: the second wanted dataset
+  // of the part's first public group, or its only one. Not the first, which is often a single
+  // element, where kept state can hide (an exclusive scan of one element is 0 whatever an
+  // earlier call left behind); one small dataset, since runs on the CPU backend are slow.
+  const DatasetSpec* called_twice_on(const PartSpec& part) const {
+    for (const auto& g : lab_.groups) {
+      if (g.timing || g.hidden || !g.on_backend(o_.backend)) continue;
+      std::vector<const DatasetSpec*> sets;
+      for (const auto& ds : g.datasets)
+        if (wanted(ds, part.name)) sets.push_back(&ds);
+      if (!sets.empty()) return sets[std::min<size_t>(1, sets.size() - 1)];
+    }
+    return nullptr;
+  }
+
+  // A second call went wrong on `dataset` after a right first call: the code keeps state from
+  // one call to the next, so it is wrong whenever it is called again, and no correctness group
+  // earns points, though each of their other datasets called it only once.
+  void fail_for_state_leak(Report& report, const std::vector<size_t>& tests,
+                           const std::string& dataset) {
+    for (const size_t i : tests) {
+      Test& t = report.tests[i];
+      if (t.score == 0) continue;  // its own datasets say why
+      t.score = 0;
+      t.passed = false;
+      t.output += "\nNo points: on the public dataset " + dataset +
+                  ", a second call of your function in the same process gave wrong outputs "
+                  "after a right first call (see that dataset's line). Every call must give the "
+                  "right outputs; these datasets called it only once.";
+    }
+  }
+
   // The performance test (time against the reference), the speedup test (time against the
-  // lab's baseline, measured in the same runs) and the data-scalability test, as the rubric asks.
+  // lab's baseline, timed in the same rounds) and the data-scalability test, as the rubric asks.
   void grade_performance(const PartSpec& part, bool public_ok, Report& report) {
     const PartRubric& rubric = lab_.rubric.at(part.name);
     const char* not_timed = "Not timed: timed points need every public dataset to pass.";
@@ -540,9 +715,9 @@ class Grading {
     return first;
   }
 
-  // The speedup over the lab's baseline, from the performance test's runs: in each round the
-  // baseline ran in the student's process right after the student's samples, so the ratio of
-  // the two is taken within the round, and the median over rounds is scored.
+  // The speedup over the lab's baseline, from the performance test's rounds: each round timed
+  // the baseline in a process of its own (baseline_runner) next to the student's run, so the
+  // ratio of the two is taken within the round, and the median over rounds is scored.
   Test speedup_test(const PartSpec& part, const Test& perf, const std::vector<double>& baseline) {
     const SpeedupRubric& r = lab_.rubric.at(part.name).speedup;
     Test t;
@@ -568,8 +743,8 @@ class Grading {
     t.output =
         fmt("The baseline took %.4g ms where your code took %.4g ms: ", median(baseline),
             median(student)) +
-        fmt("a speedup of %.2fx (the median over %.0f rounds; each round times both in "
-            "the same process). ",
+        fmt("a speedup of %.2fx (the median over %.0f rounds; each round times both, one "
+            "after the other, each in a process of its own). ",
             speedup, static_cast<double>(speedups.size())) +
         fmt(t.passed ? "At least %.2fx earns these points." : "These points need at least %.2fx.",
             r.at_least);
@@ -579,30 +754,61 @@ class Grading {
   // One timed run of the student's runner whose outputs are checked too. On failure returns
   // false with `why` set for the student.
   bool timed_student_run(const PartSpec& part, const DatasetDirs& d, const nlohmann::json& timing,
-                         bool baseline, const std::string& out_name, RunOutcome& o, DatasetRow& row,
+                         const std::string& out_name, RunOutcome& o, DatasetRow& row,
                          std::string& why) {
     const auto out = work_ / "timed" / part.name / out_name;
-    o = run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out, true, timing,
-                   o_.timed_run_timeout_s, baseline);
+    const nlohmann::json graded = graded_policy(timing);
+    const std::vector<DatasetDirs>& samples = timing_samples(d, timing);
+    o = run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out, true, graded,
+                   o_.timed_run_timeout_s, {}, samples);
     if (!o.ran) {
       row.result = "error";
       why = "Not timed: " + o.message;
       return false;
     }
-    if (const std::string problem = timing_record_problem(o.result, timing); !problem.empty()) {
+    if (const std::string problem = timing_record_problem(o.result, graded); !problem.empty()) {
       row.result = "error";
       why = "Not timed: the timed run's record is not one gpulab's timing writes (" + problem +
             "). Does your code write result.json?";
       return false;
     }
-    const CheckResult c = check_outputs(lab_, part, d, out, true);
+    const CheckResult c = check_outputs(lab_, part, d, out, false);
     row.err_over_bound = std::max(row.err_over_bound, c.max_err_over_bound);
     if (!c.pass) {
       row.result = "FAIL";
       why = "The outputs of the timed run are wrong, so no timed points:\n" + c.message;
       return false;
     }
+    // Every timed call saw inputs of its own, never seen before: a result kept from an earlier
+    // call, or worked out only for some calls, is wrong here.
+    const CheckResult sc = check_sample_outputs(lab_, part, samples, out);
+    row.err_over_bound = std::max(row.err_over_bound, sc.max_err_over_bound);
+    if (!sc.pass) {
+      row.result = "FAIL";
+      why =
+          "The outputs of timed calls are wrong, so no timed points. Each timed call gets "
+          "inputs of its own, none seen before, and every one's outputs are checked: a "
+          "result kept from an earlier call, or computed only for some calls, fails here.\n" +
+          sc.message;
+      return false;
+    }
     return true;
+  }
+
+  // One timed run of the lab's baseline (baseline_runner: no student code) on `d`; its median.
+  // The baseline is trusted code, timed in its process by the runner's own protocol, so this is
+  // not a graded timed run (run_runner's `time`): the mode and the policy are passed as flags.
+  double timed_baseline_run(const PartSpec& part, const DatasetDirs& d,
+                            const nlohmann::json& timing) {
+    const RunOutcome o =
+        run_runner(sandbox_, paths_, baseline_runner(), o_.backend, part, d,
+                   work_ / "timed" / part.name / "baseline", false, {}, o_.timed_run_timeout_s,
+                   {kTimeBaselineFlag, "--timing", timing.dump()});
+    if (!o.ran) throw std::runtime_error("the lab's baseline failed its timed run: " + o.message);
+    if (!o.result.contains("baseline"))
+      throw std::runtime_error("the runner of " + part.name +
+                               " timed no baseline, though the rubric gives speedup points");
+    return timing_median(o.result["baseline"]);
   }
 
   // Times the student's code on the scalability pair, alternating the two datasets, and scores
@@ -626,7 +832,7 @@ class Grading {
              << " of " << rounds << ")\n";
         RunOutcome o;
         std::string why;
-        if (!timed_student_run(part, dirs[k], timing, false, specs[k]->name, o, rows[k], why)) {
+        if (!timed_student_run(part, dirs[k], timing, specs[k]->name, o, rows[k], why)) {
           report.rows.push_back(rows[k]);
           return why;
         }
@@ -679,10 +885,11 @@ class Grading {
     return work / (ceiling * timing.value("floor_slack", 1.5)) * 1e3;
   }
 
-  // Alternates student and reference timed runs (S R R S S R ...) so slow drifts of the
-  // machine hit both alike. The score uses the median over rounds of the ratio within each
-  // round: a round's two runs are adjacent in time, so a busy spell of the machine lasting a
-  // few seconds moves a round's two times together, and the median drops the round it split.
+  // Alternates student and reference timed runs (S R R S S R ..., with a baseline B S R R S B
+  // ...: round_order) so slow drifts of the machine hit both alike. The score uses the median
+  // over rounds of the ratio within each round: a round's runs are adjacent in time, so a busy
+  // spell of the machine lasting a few seconds moves a round's times together, and the median
+  // drops the round it split.
   // (On the H100 host, 20 runs of the same CPU code spread 20% while adjacent pairs agreed:
   // docs/PERF.md.)
   std::string time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds, Test& t,
@@ -695,33 +902,32 @@ class Grading {
     double work = 0, reference_work = 0;
     const bool with_reference = reference_available();
     for (int r = 0; r < rounds; ++r) {
-      for (int k = 0; k < 2; ++k) {
-        const bool student_turn = (k == 0) == (r % 2 == 0);
-        if (!student_turn && !with_reference) continue;
-        log_ << "  timing " << (student_turn ? "your " : "reference ") << part.name << " on "
-             << ds.name << " (round " << r + 1 << " of " << rounds << ")\n";
+      for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
+        const char* whose = who == Timed::student     ? "your "
+                            : who == Timed::reference ? "reference "
+                                                      : "the baseline for ";
+        log_ << "  timing " << whose << part.name << " on " << ds.name << " (round " << r + 1
+             << " of " << rounds << ")\n";
+        if (who == Timed::baseline) {
+          baseline->push_back(timed_baseline_run(part, d, timing));
+          continue;
+        }
         RunOutcome o;
-        if (!student_turn) {
+        if (who == Timed::reference) {
           o = run_runner(sandbox_, paths_, reference_runner(), o_.backend, part, d,
-                         work_ / "timed" / part.name / "reference", true, timing,
-                         o_.timed_run_timeout_s);
+                         work_ / "timed" / part.name / "reference", true, graded_policy(timing),
+                         o_.timed_run_timeout_s, {}, timing_samples(d, timing));
           if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
           reference.push_back(timing_median(o));
           reference_work = o.result.value("work", 0.0);
           continue;
         }
         std::string why;
-        if (!timed_student_run(part, d, timing, baseline != nullptr, "student", o, row, why)) {
+        if (!timed_student_run(part, d, timing, "student", o, row, why)) {
           report.rows.push_back(row);
           return why;
         }
         student.push_back(timing_median(o));
-        if (baseline) {
-          if (!o.result.contains("baseline"))
-            throw std::runtime_error("the runner of " + part.name +
-                                     " timed no baseline, though the rubric gives speedup points");
-          baseline->push_back(timing_median(o.result["baseline"]));
-        }
         work = o.result.value("work", 0.0);
       }
     }
@@ -780,7 +986,8 @@ class Grading {
   DeviceInfo device_;
   uint64_t hidden_seed_ = 0;
   Sandbox sandbox_;
-  std::filesystem::path work_, reference_;
+  std::filesystem::path work_, reference_, baseline_;
+  std::map<std::string, std::vector<DatasetDirs>> samples_;  // timing_samples(), by dataset
   bool remove_work_ = false;
   BuildResult student_;
 };

@@ -84,8 +84,9 @@ struct GroupSpec {
 };
 
 // Points for a speedup over the lab's trusted baseline (the driver's own plain version),
-// timed in the same runner process right after the student's code: full points at a speedup
-// of at_least or more, none below.
+// timed in each round of the performance test beside the student's run, in a process of its
+// own by a runner with no student code: full points at a speedup of at_least or more, none
+// below.
 struct SpeedupRubric {
   double points = 0;
   double at_least = 1;

@@ -35,6 +35,11 @@ struct Paths {
                                          const std::string& backend = "cuda") const {
     return build / "runners" / (lab + "-reference" + (backend == "sim" ? "-sim" : ""));
   }
+  // The stub runner CMake built from the lab's own files, labs/<lab>/ (it may be missing).
+  std::filesystem::path stub_runner(const std::string& lab,
+                                    const std::string& backend = "cuda") const {
+    return build / "runners" / (lab + "-stub" + (backend == "sim" ? "-sim" : ""));
+  }
   // The CPU backend's compiler driver; missing when gpulab was built without the sim.
   std::filesystem::path sim_cc() const { return build / "bin" / "gpulab-sim-cc"; }
   // Generated datasets and bench outputs: build/cache, or GPULAB_CACHE_DIR (a test that must not

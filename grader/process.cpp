@@ -27,11 +27,33 @@ std::string ProcessResult::describe() const {
     if (signal == SIGSEGV) s += ": a segmentation fault, usually a bad host pointer or index";
     if (signal == SIGXCPU) s += ": it used more CPU time than allowed";
     if (signal == SIGXFSZ) s += ": it wrote a file larger than allowed";
+    if (signal == SIGSYS)
+      s += ": it tried to start a new process, which gpulab runs do not allow (a process's work "
+           "would escape the clock; threads are fine)";
     return s;
   }
   std::snprintf(buf, sizeof buf, "exited with status %d", exit_code);
   return buf;
 }
+
+namespace {
+
+// Answers each complete line of `more` (after what `pending` holds of an earlier one). A line
+// longer than any request is answered too, so a child that floods the channel gets errors.
+void answer_requests(const ProcessOptions& o, std::string& pending, const std::string& more,
+                     int reply_fd) {
+  constexpr size_t kLongestRequest = 64;
+  pending += more;
+  size_t at;
+  while ((at = pending.find('\n')) != std::string::npos || pending.size() > kLongestRequest) {
+    const size_t end = at == std::string::npos ? pending.size() : at;
+    const std::string reply = o.answer(pending.substr(0, std::min(end, kLongestRequest))) + "\n";
+    pending.erase(0, at == std::string::npos ? end : end + 1);
+    if (reply_fd >= 0) (void)!write(reply_fd, reply.data(), reply.size());
+  }
+}
+
+}  // namespace
 
 ProcessResult run_process(const ProcessOptions& o) {
   ProcessResult r;
@@ -47,6 +69,40 @@ ProcessResult run_process(const ProcessOptions& o) {
     close(fds[1]);
     r.start_error = std::string("pipe: ") + std::strerror(errno);
     return r;
+  }
+  // The child's extra descriptors, as (what the parent made, the number the child sees); the
+  // parent's ends to close once the child has them.
+  std::vector<std::pair<int, int>> child_fds;
+  std::vector<int> parent_closes;
+  int request_read = -1, reply_write = -1;
+  const auto close_all = [&] {
+    for (const auto& [fd, number] : child_fds) close(fd);
+    for (int fd : {request_read, reply_write, fds[0], fds[1], err_fds[0], err_fds[1]})
+      if (fd >= 0) close(fd);
+  };
+  for (const auto& [number, bytes] : o.fd_inputs) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0 ||
+        write(p[1], bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) {
+      r.start_error =
+          std::string("pipe for fd ") + std::to_string(number) + ": " + std::strerror(errno);
+      close_all();
+      return r;
+    }
+    close(p[1]);
+    child_fds.emplace_back(p[0], number);
+  }
+  if (o.answer) {
+    int req[2], rep[2];
+    if (pipe2(req, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0) {
+      r.start_error = std::string("pipe: ") + std::strerror(errno);
+      close_all();
+      return r;
+    }
+    request_read = req[0];
+    reply_write = rep[1];
+    child_fds.emplace_back(req[1], o.requests.first);
+    child_fds.emplace_back(rep[0], o.requests.second);
   }
   std::vector<char*> argv;
   for (const auto& a : o.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -69,7 +125,7 @@ ProcessResult run_process(const ProcessOptions& o) {
   const pid_t pid = fork();
   if (pid < 0) {
     r.start_error = std::string("fork: ") + std::strerror(errno);
-    for (int fd : {fds[0], fds[1], err_fds[0], err_fds[1]}) close(fd);
+    close_all();
     return r;
   }
   if (pid == 0) {
@@ -78,6 +134,11 @@ ProcessResult run_process(const ProcessOptions& o) {
     dup2(fds[1], 2);
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, 0);
+    // Extra descriptors: first out of the way of every number they go to (the error pipe too),
+    // then to their numbers, where dup2 clears close-on-exec.
+    err_fds[1] = fcntl(err_fds[1], F_DUPFD_CLOEXEC, 100);
+    for (auto& [fd, number] : child_fds) fd = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    for (const auto& [fd, number] : child_fds) dup2(fd, number);
     rlimit none{0, 0};
     setrlimit(RLIMIT_CORE, &none);
     if (o.cpu_limit_s > 0) {
@@ -112,11 +173,13 @@ ProcessResult run_process(const ProcessOptions& o) {
   }
   close(fds[1]);
   close(err_fds[1]);
+  for (const auto& [fd, number] : child_fds) close(fd);
   int exec_errno = 0;
   if (read(err_fds[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno)
     r.start_error = o.argv[0] + ": " + std::strerror(exec_errno);
   close(err_fds[0]);
 
+  std::string requests;  // a request line not yet complete
   const auto deadline = t0 + std::chrono::duration<double>(o.timeout_s);
   int status = 0;
   bool exited = false;
@@ -131,8 +194,18 @@ ProcessResult run_process(const ProcessOptions& o) {
     }
     const int wait_ms = static_cast<int>(std::min<double>(
         100, std::chrono::duration<double, std::milli>(deadline - now).count() + 1));
-    pollfd p{pipe_open ? fds[0] : -1, POLLIN, 0};
-    if (poll(&p, 1, wait_ms) > 0) {
+    pollfd polled[2] = {{pipe_open ? fds[0] : -1, POLLIN, 0}, {request_read, POLLIN, 0}};
+    if (poll(polled, 2, wait_ms) > 0) {
+      if (polled[1].revents) {
+        const ssize_t n = read(request_read, buf, sizeof buf);
+        if (n <= 0) {
+          close(request_read);
+          request_read = -1;
+        } else {
+          answer_requests(o, requests, std::string(buf, static_cast<size_t>(n)), reply_write);
+        }
+        continue;
+      }
       const ssize_t n = read(fds[0], buf, sizeof buf);
       if (n > 0) {
         r.output_bytes += static_cast<size_t>(n);
@@ -160,6 +233,8 @@ ProcessResult run_process(const ProcessOptions& o) {
     if (static_cast<size_t>(n) > room) r.output_truncated = true;
   }
   close(fds[0]);
+  for (int fd : {request_read, reply_write})
+    if (fd >= 0) close(fd);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r.timed_out) {
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,13 @@ struct ProcessOptions {
   // Set: the child drops to this uid and gid, with no supplementary groups, before exec (the
   // grader must be root). RLIMIT_NPROC does not bind root, so a process limit needs this there.
   std::optional<std::pair<uid_t, gid_t>> run_as = std::nullopt;
+  // Bytes the child reads from file descriptors of its own (bubblewrap's --seccomp program):
+  // each is a pipe holding them, at that number in the child. At most a pipe's buffer each.
+  std::vector<std::pair<int, std::string>> fd_inputs = {};
+  // A conversation with the child while it runs: it writes lines to fd `requests.first`, and
+  // `answer` returns what is written back to it on fd `requests.second` (sample_protocol.h).
+  std::pair<int, int> requests = {-1, -1};
+  std::function<std::string(const std::string& line)> answer = nullptr;
 };
 
 struct ProcessResult {

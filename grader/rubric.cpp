@@ -64,7 +64,7 @@ std::string rubric_markdown(const LabConfig& lab) {
     if (r.speedup.points > 0) {
       std::snprintf(buf, sizeof buf,
                     "\nSpeedup points (`%s`): all of them for a speedup of at least %gx over the "
-                    "lab's baseline, timed in the same run; none below.\n",
+                    "lab's baseline, timed beside yours in each round; none below.\n",
                     part.name.c_str(), r.speedup.at_least);
       s += buf;
     }

@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
+
+#include "random_bytes.h"
+#include "seccomp_filter.h"
 
 namespace gpulab {
 
@@ -26,6 +28,9 @@ const char* const kSystemDirs[] = {"/usr"};
 const char* const kEtcFiles[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                  "/etc/alternatives"};
 const char* const kRootEntries[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+
+// Where bubblewrap reads the seccomp program from: clear of the sample channel's 3 and 4.
+constexpr int kSeccompFd = 10;
 
 // The private /tmp of a build: nvcc keeps its intermediate files there.
 constexpr size_t kBuildTmpBytes = size_t{1} << 30;
@@ -193,6 +198,8 @@ std::vector<std::string> bwrap_options(const SandboxSpec& spec, const SandboxHos
   for (const auto& h : masks) add({"--remount-ro", h});
   add({"--remount-ro", "/dev", "--remount-ro", "/"});
   if (!spec.cwd.empty()) add({"--chdir", spec.cwd});
+  if (spec.no_new_processes && !no_new_processes_filter().empty())
+    add({"--seccomp", std::to_string(kSeccompFd)});
   return a;
 }
 
@@ -229,6 +236,7 @@ SandboxSpec run_sandbox(const Paths& paths, const fs::path& runner, const fs::pa
   s.gpu = gpu;
   s.cwd = RunPaths::out;
   s.hidden = {paths.source, paths.build, paths.cache_dir()};
+  s.no_new_processes = true;
   return s;
 }
 
@@ -246,9 +254,10 @@ bool sandbox_keeps_env(const std::string& name) {
   return name.rfind("LC_", 0) == 0 || name.rfind("GPULAB_SIM_", 0) == 0;
 }
 
-uid_t sandbox_uid(pid_t pid, unsigned sequence) {
-  // Linux pids are below 2^22; 64 children of one grader at once get distinct uids.
-  return kFirstSandboxUid + ((static_cast<uid_t>(pid) & 0x3fffff) << 6 | (sequence & 63));
+uid_t sandbox_uid() {
+  uint32_t r = 0;
+  random_bytes(&r, sizeof r);
+  return kFirstSandboxUid + (r & ((uint32_t{1} << 28) - 1));
 }
 
 Sandbox Sandbox::detect(const Paths& paths, bool gpu) {
@@ -317,6 +326,21 @@ fs::path Sandbox::inside(const SandboxSpec& spec, const fs::path& host) const {
   return host;
 }
 
+void Sandbox::stage_runs_in(const fs::path& dir) {
+  staging_ = std::make_shared<RunStaging>(dir);
+}
+
+fs::path Sandbox::stage_input(const fs::path& input) const {
+  if (!enabled_ || !staging_) return input;
+  return staging_->staged(input);
+}
+
+StagedRun Sandbox::stage_run(const fs::path& runner, const fs::path& input,
+                             const fs::path& out_dir) const {
+  if (!enabled_ || !staging_) return unstaged_run(runner, input, out_dir);
+  return staging_->stage(runner, input, out_dir);
+}
+
 ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) const {
   if (!enabled_) return po;
   std::vector<std::string> argv = {bwrap_};
@@ -325,6 +349,8 @@ ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) cons
   argv.push_back("--");
   argv.insert(argv.end(), po.argv.begin(), po.argv.end());
   po.argv = std::move(argv);
+  if (spec.no_new_processes && !no_new_processes_filter().empty())
+    po.fd_inputs.emplace_back(kSeccompFd, no_new_processes_filter());
 
   // The environment: the whitelist, a home and temporary directory in the private /tmp, then
   // what the caller sets, each name once.
@@ -342,8 +368,7 @@ ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) cons
   po.cwd = "/";  // bwrap's own; the child's is spec.cwd
 
   if (geteuid() == 0) {
-    static std::atomic<unsigned> sequence{0};
-    const uid_t uid = sandbox_uid(getpid(), sequence++);
+    const uid_t uid = sandbox_uid();
     po.run_as = std::make_pair(uid, static_cast<gid_t>(uid));
     po.process_limit = kSandboxProcesses;
     for (const auto& m : spec.mounts)

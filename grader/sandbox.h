@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
+#include "run_staging.h"
 
 namespace gpulab {
 
@@ -32,6 +34,8 @@ struct SandboxSpec {
   bool gpu = false;               // the NVIDIA device nodes (and /sys, read-only, for the driver)
   std::filesystem::path cwd;      // inside the sandbox
   size_t tmp_bytes = 256u << 20;  // the private /tmp, in memory
+  // No process may start another (seccomp_filter.h): runs of student code, not builds.
+  bool no_new_processes = false;
   // Host directories hidden even where a system directory holds them: gpulab's own trees and
   // its dataset cache, with reference/ and the expected outputs, should an instructor install
   // gpulab under /usr.
@@ -67,6 +71,8 @@ struct RunPaths {
   static constexpr const char* runner = "/gpulab/runner";
   static constexpr const char* input = "/gpulab/input";
   static constexpr const char* out = "/gpulab/out";
+  // A graded timed run's samples (harness/sample_protocol.h): each appears here when asked for.
+  static constexpr const char* samples = "/gpulab/samples";
 };
 
 // A run: the runner (read-only), the dataset's input directory (read-only), the run's output
@@ -90,6 +96,17 @@ class Sandbox {
   // itself when the sandbox is off.
   std::filesystem::path inside(const SandboxSpec& spec, const std::filesystem::path& host) const;
 
+  // From now on, runs are staged in `dir` (the grader's work folder) under random names
+  // (run_staging.h), so that nothing a run can read names a path of the grader's.
+  void stage_runs_in(const std::filesystem::path& dir);
+  // The host paths a run of `runner` on `input` is given, its output collected to `out_dir`
+  // (collect_output): staged where stage_runs_in() was called and the sandbox is on, else as
+  // they are.
+  // A dataset folder's stand-in where runs are staged (RunStaging::staged), else the folder.
+  std::filesystem::path stage_input(const std::filesystem::path& input) const;
+  StagedRun stage_run(const std::filesystem::path& runner, const std::filesystem::path& input,
+                      const std::filesystem::path& out_dir) const;
+
   // `po` started inside the sandbox: bwrap prefixed to its command, a clean environment (the
   // whitelist below, plus po.env), an unprivileged user whose process count is limited, the
   // writable mounts handed to that user. When the sandbox is off, `po` unchanged.
@@ -106,6 +123,7 @@ class Sandbox {
   bool enabled_ = false;
   std::string bwrap_, version_, problem_;
   Paths paths_;
+  std::shared_ptr<RunStaging> staging_;  // stage_runs_in()
 };
 
 // Processes and threads one sandboxed child may have at once (RLIMIT_NPROC): enough for nvcc's
@@ -118,8 +136,9 @@ constexpr size_t kSandboxProcesses = 256;
 bool sandbox_keeps_env(const std::string& name);
 
 // The user a sandboxed child runs as when the grader is root: RLIMIT_NPROC never binds root,
-// so each child gets a uid of its own, unused by anyone, from a range gpulab reserves; `pid`
-// and `sequence` (the grader's process and its n-th child) keep concurrent children apart.
-uid_t sandbox_uid(pid_t pid, unsigned sequence);
+// so each child gets a uid of its own, unused by anyone, drawn at random (getrandom) from the
+// 2^28 uids of a range gpulab reserves: no child can tell which uid another has, and concurrent
+// children almost never share one (two of a hundred at once: about 1 in 50,000).
+uid_t sandbox_uid();
 
 }  // namespace gpulab

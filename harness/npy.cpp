@@ -1,5 +1,6 @@
 #include "npy.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -102,9 +103,10 @@ std::string NpyArray::shape_string() const {
   return s + ")";
 }
 
-NpyArray read_npy(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open file");
+namespace {
+
+// The array in `in`, an .npy file's content; `path` names it in messages.
+NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
   char magic[8];
   if (!in.read(magic, 8)) fail(path, "file is shorter than an .npy header");
   if (std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not an .npy file (bad magic bytes)");
@@ -141,22 +143,43 @@ NpyArray read_npy(const std::filesystem::path& path) {
     fail(path, "Fortran-ordered arrays are not supported; save with numpy's default C order");
   a.shape = parse_shape(header_value(header, "shape", path), path);
 
+  // Read as the data comes, not all at once: a header that claims more than the file holds (a
+  // run's output is untrusted) fails as truncated instead of allocating what it claims.
   const size_t want = a.count() * dtype_size(a.dtype);
-  a.bytes.resize(want);
-  if (want && !in.read(reinterpret_cast<char*>(a.bytes.data()), static_cast<std::streamsize>(want)))
-    fail(path, "truncated data: shape " + a.shape_string() + " needs " + std::to_string(want) +
-                   " bytes of " + descr + " but the file ends early");
+  for (size_t got = 0; got < want;) {
+    const size_t step = std::min(want - got, std::max(got, size_t{64} << 20));
+    a.bytes.resize(got + step);
+    if (!in.read(reinterpret_cast<char*>(a.bytes.data() + got), static_cast<std::streamsize>(step)))
+      fail(path, "truncated data: shape " + a.shape_string() + " needs " + std::to_string(want) +
+                     " bytes of " + descr + " but the file ends early");
+    got += step;
+  }
   if (in.peek() != std::char_traits<char>::eof())
     fail(path, "file has trailing bytes after the data of shape " + a.shape_string());
   return a;
 }
 
-NpyArray read_npy(const std::filesystem::path& path, DType expected) {
-  NpyArray a = read_npy(path);
+NpyArray with_dtype(NpyArray a, const std::filesystem::path& path, DType expected) {
   if (a.dtype != expected)
     fail(path, std::string("holds ") + dtype_name(a.dtype) + " but " + dtype_name(expected) +
                    " was expected");
   return a;
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open file");
+  return read_from(in, path);
+}
+
+NpyArray read_npy(const std::filesystem::path& path, DType expected) {
+  return with_dtype(read_npy(path), path, expected);
+}
+
+NpyArray read_npy(std::istream& in, const std::string& name, DType expected) {
+  return with_dtype(read_from(in, name), name, expected);
 }
 
 void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,6 +44,10 @@ NpyArray read_npy(const std::filesystem::path& path);
 
 // Reads a file that must hold exactly this dtype; a different one is an NpyError naming both.
 NpyArray read_npy(const std::filesystem::path& path, DType expected);
+
+// The same from a stream already open on the file's content (the grader opens a run's outputs
+// itself, without following links: grader/run_output.h); `name` is what messages call it.
+NpyArray read_npy(std::istream& in, const std::string& name, DType expected);
 
 void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
                const void* data);

@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "runner_flags.h"
+#include "sample_protocol.h"
+
 namespace gpulab {
 
 size_t OutputArray::count() const {
@@ -81,11 +84,31 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
       ctx.write_output(prefix + out->spec().name, out->spec().shape,
                        out->download(set, what).data());
   };
+  if (ctx.time_baseline) return;  // the baseline's own run: no student code is called
   poison(0);
   GPULAB_CUDA(cudaDeviceSynchronize());
+  if (ctx.sample > 0) {  // one timed call on this sample's own inputs (sample_protocol.h)
+    GpuClock clock;
+    ctx.sample_ms.push_back(clock.sample_ms([&] { call(0); }, what));
+    write(sample_output_prefix(ctx.sample), 0);
+    return;
+  }
   call(0);
   check_student_call(what);
   write("", 0);
+  if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs
+    ctx.refresh_inputs(0);
+    poison(0);
+    GPULAB_CUDA(cudaDeviceSynchronize());
+    call(0);
+    check_student_call(what);
+    write(kRepeatPrefix, 0);
+  }
+  for (int i = 0; i < ctx.warmup_calls; ++i) {
+    poison(0);
+    call(0);
+    check_student_call(what);
+  }
   if (!ctx.time) return;
   const TimingResult t = time_gpu(
       ctx.policy, input_sets(ctx),
@@ -112,9 +135,26 @@ template void run_gpu_part(RunContext&, const std::vector<GpuOutputsOf<int32_t>*
 
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what) {
   const auto& spec = out.spec();
+  if (ctx.time_baseline) return;  // the baseline's own run: no student code is called
   out.poison(0);
+  if (ctx.sample > 0) {  // one timed call on this sample's own inputs (sample_protocol.h)
+    ctx.sample_ms.push_back(cpu_sample_ms([&] { call(0); }, what));
+    ctx.write_output(sample_output_prefix(ctx.sample) + spec.name, spec.shape,
+                     out.checked(0, what));
+    return;
+  }
   call(0);
   ctx.write_output(spec.name, spec.shape, out.checked(0, what));
+  if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs
+    ctx.refresh_inputs(0);
+    out.poison(0);
+    call(0);
+    ctx.write_output(kRepeatPrefix + spec.name, spec.shape, out.checked(0, what));
+  }
+  for (int i = 0; i < ctx.warmup_calls; ++i) {
+    out.poison(0);
+    call(0);
+  }
   if (!ctx.time) return;
   const TimingResult t = time_cpu(
       ctx.policy, input_sets(ctx),

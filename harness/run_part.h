@@ -1,6 +1,9 @@
 // The mechanism every part shares: run the student's function once on poisoned outputs and save
 // them, then, when asked, time it by the protocol and save the outputs of the last timed sample
 // too, so that timed runs are checked as well. Drivers supply only how to call the student.
+// When the grader asks (runner_flags.h), the function is called a second time on a fresh copy
+// of the inputs and those outputs are saved too; or, in a baseline run, it is not called at all
+// and the driver times only the lab's trusted baseline.
 #pragma once
 
 #include <cstdint>

@@ -25,9 +25,20 @@ struct RunContext {
   bool time = false;
   TimingPolicy policy;
   nlohmann::json result = nlohmann::json::object();
-  // Also time the lab's trusted baseline, if it has one (`gpulab bench` asks; grading does not,
-  // so timed grading runs spend their time on the student's code alone).
+  // Time the lab's trusted baseline, if it has one, instead of the student's function, which is
+  // then never called (runner_flags.h, kTimeBaselineFlag): the grader times the baseline in a
+  // process of its own, so nothing the student's code leaves behind can slow it.
   bool time_baseline = false;
+  // Call the student's function a second time on fresh inputs and write its outputs too
+  // (runner_flags.h, kCallTwiceFlag).
+  bool call_twice = false;
+  // A graded timed run (sample_protocol.h): the first call is followed by `warmup_calls`
+  // untimed ones; then the part runs once more for each sample k = 1, 2, ... with `sample` = k
+  // and `dataset` that sample's own, times one call, adds it to `sample_ms` and writes its
+  // outputs as sample<k>_<output>. 0: not a sample.
+  int warmup_calls = 0;
+  int sample = 0;
+  std::vector<double> sample_ms = {};
   // The inputs that move before each timed sample (input_sets.h), which they keep up to date.
   std::vector<MovingInputs*> moving_inputs = {};
   void refresh_inputs(int set);

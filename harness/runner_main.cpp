@@ -1,10 +1,18 @@
 // The runner executable's main: one part, one dataset, one output directory.
 //
-//   runner --part NAME --dataset DIR --out DIR [--time [--baseline]] [--timing JSON] [--list]
+//   runner --part NAME --dataset DIR --out DIR [--call-twice] [--time | --time-baseline]
+//          [--timing JSON] [--samples N --samples-dir DIR] | --list
 //
-// Exit status: 0 the part ran (result.json says so), 2 bad command line, 3 the part failed
-// (result.json holds the message), 4 the part needs a GPU and there is none.
+// --samples makes a graded timed run (sample_protocol.h): the first call and the warmup on the
+// dataset, then N timed calls, each on inputs of its own that the grader hands over when asked.
+// --call-twice calls the student's function a second time and writes that call's outputs too;
+// --time-baseline times only the lab's trusted baseline (result.json's "baseline") and never
+// calls the student's function. Both are named in runner_flags.h, where the grader takes them.
+// Exit status: 0 the part ran (result.json says so), 2 bad command line (result.json's status
+// "usage" where it could be written), 3 the part failed (result.json holds the message), 4 the
+// part needs a GPU and there is none (status "no-gpu").
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <fstream>
@@ -12,14 +20,17 @@
 
 #include "device.h"
 #include "runner.h"
+#include "runner_flags.h"
+#include "sample_protocol.h"
 
 namespace {
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "runner: %s\nusage: runner --part NAME --dataset DIR --out DIR [--time "
-               "[--baseline]] [--timing JSON] | --list\n",
-               why);
+               "runner: %s\nusage: runner --part NAME --dataset DIR --out DIR [%s] [--time | %s] "
+               "[--timing JSON] [%s N %s DIR] | --list\n",
+               why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
+               gpulab::kSamplesDirOption);
   return 2;
 }
 
@@ -32,7 +43,9 @@ void write_result(const std::filesystem::path& out_dir, const nlohmann::json& re
 
 int main(int argc, char** argv) {
   std::string part_name, dataset_dir, out_dir, timing_json;
-  bool time = false, baseline = false;
+  std::string samples_dir;  // a graded timed run (sample_protocol.h): where samples appear
+  int samples = 0;
+  bool time = false, baseline = false, call_twice = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& dst) {
@@ -46,8 +59,10 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--time") {
       time = true;
-    } else if (a == "--baseline") {
+    } else if (a == gpulab::kTimeBaselineFlag) {
       baseline = true;
+    } else if (a == gpulab::kCallTwiceFlag) {
+      call_twice = true;
     } else if (a == "--part") {
       if (!value(part_name)) return usage("--part needs a value");
     } else if (a == "--dataset") {
@@ -56,17 +71,26 @@ int main(int argc, char** argv) {
       if (!value(out_dir)) return usage("--out needs a value");
     } else if (a == "--timing") {
       if (!value(timing_json)) return usage("--timing needs a value");
+    } else if (a == gpulab::kSamplesOption) {
+      std::string n;
+      if (!value(n) || (samples = std::atoi(n.c_str())) < 1)
+        return usage("--samples needs a count of at least 1");
+    } else if (a == gpulab::kSamplesDirOption) {
+      if (!value(samples_dir)) return usage("--samples-dir needs a value");
     } else {
       return usage(("unknown argument " + a).c_str());
     }
   }
   if (part_name.empty() || dataset_dir.empty() || out_dir.empty())
     return usage("--part, --dataset and --out are required");
+  if ((samples > 0) != !samples_dir.empty())
+    return usage("--samples and --samples-dir go together");
 
   nlohmann::json result = {{"part", part_name}, {"dataset", dataset_dir}, {"status", "error"}};
   std::filesystem::create_directories(out_dir);
   const gpulab::Part* part = gpulab::find_part(part_name);
   if (!part) {
+    result["status"] = "usage";  // the grader's mistake, not the student's
     result["message"] = "this lab has no part named '" + part_name + "'";
     write_result(out_dir, result);
     return 2;
@@ -83,13 +107,29 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    gpulab::RunContext ctx{gpulab::Dataset::open(dataset_dir), out_dir, time, {}, {}};
+    gpulab::RunContext ctx{gpulab::Dataset::open(dataset_dir), out_dir, time || baseline, {}, {}};
     if (!timing_json.empty())
       ctx.policy = gpulab::TimingPolicy::from_json(nlohmann::json::parse(timing_json));
-    ctx.time_baseline = time && baseline;
+    ctx.time_baseline = baseline;
+    ctx.call_twice = call_twice;
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
+    if (samples > 0) {  // the first call and the warmup here; the timed calls below
+      ctx.time = false;
+      ctx.warmup_calls = ctx.policy.warmup;
+    }
     part->run(ctx);
+    if (samples > 0) {
+      ctx.warmup_calls = 0;
+      for (int k = 1; k <= samples; ++k) {
+        ctx.dataset = gpulab::Dataset::open(gpulab::ask_for_sample(k, samples_dir));
+        ctx.sample = k;
+        part->run(ctx);
+      }
+      ctx.result["timing"] =
+          gpulab::summarize_samples(ctx.sample_ms, part->gpu ? "gpu-events" : "wall+other-threads")
+              .to_json();
+    }
     ctx.result["status"] = "ok";
     write_result(out_dir, ctx.result);
     return 0;

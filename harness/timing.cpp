@@ -8,6 +8,7 @@
 
 #include "cuda_check.h"
 #include "stats.h"
+#include "thread_watch.h"
 
 namespace gpulab {
 
@@ -19,6 +20,7 @@ TimingPolicy TimingPolicy::from_json(const nlohmann::json& j) {
   p.target_rel_se = j.value("target_rel_se", p.target_rel_se);
   p.cap_ms = j.value("cap_ms", p.cap_ms);
   p.input_sets = j.value("input_sets", p.input_sets);
+  p.samples = j.value("samples", p.samples);
   return p;
 }
 
@@ -64,45 +66,56 @@ TimingResult sample_loop(const TimingPolicy& policy, int n_sets, const SetFn& pr
 
 }  // namespace
 
-TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
-                      const SetFn& run) {
+GpuClock::GpuClock() {
   int dev = 0;
   GPULAB_CUDA(cudaGetDevice(&dev));
   int l2 = 0;
   GPULAB_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-  void* flush = nullptr;
-  const size_t flush_bytes = 2 * static_cast<size_t>(l2 > 0 ? l2 : (64 << 20));
-  GPULAB_CUDA(cudaMalloc(&flush, flush_bytes));
+  flush_bytes_ = 2 * static_cast<size_t>(l2 > 0 ? l2 : (64 << 20));
+  GPULAB_CUDA(cudaMalloc(&flush_, flush_bytes_));
   cudaEvent_t start, stop;
   GPULAB_CUDA(cudaEventCreate(&start));
   GPULAB_CUDA(cudaEventCreate(&stop));
-  int flips = 0;
-  auto one = [&](int set) {
-    GPULAB_CUDA(cudaDeviceSynchronize());
-    // Overwrite the whole L2 with other data, and drop lines marked persisting, so every sample
-    // starts from DRAM as a single run in a real program would.
-    GPULAB_CUDA(cudaMemsetAsync(flush, ++flips & 0xff, flush_bytes, 0));
-    GPULAB_CUDA(cudaCtxResetPersistingL2Cache());
-    GPULAB_CUDA(cudaDeviceSynchronize());
-    GPULAB_CUDA(cudaEventRecord(start, 0));
-    run(set);
-    GPULAB_CUDA(cudaEventRecord(stop, 0));
-    check_student_call("timed run");
-    float ms = 0;
-    GPULAB_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    return static_cast<double>(ms);
-  };
-  TimingResult r;
-  try {
-    r = sample_loop(policy, n_sets, prepare, one);
-    r.clock = "gpu-events";
-  } catch (...) {
-    cudaFree(flush);
-    throw;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(flush);
+  start_ = start;
+  stop_ = stop;
+}
+
+GpuClock::~GpuClock() {
+  cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+  cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+  cudaFree(flush_);
+}
+
+double GpuClock::sample_ms(const std::function<void()>& run, const char* what) {
+  const auto start = static_cast<cudaEvent_t>(start_);
+  const auto stop = static_cast<cudaEvent_t>(stop_);
+  GPULAB_CUDA(cudaDeviceSynchronize());
+  // Overwrite the whole L2 with other data, and drop lines marked persisting, so every sample
+  // starts from DRAM as a single run in a real program would.
+  GPULAB_CUDA(cudaMemsetAsync(flush_, ++flips_ & 0xff, flush_bytes_, 0));
+  GPULAB_CUDA(cudaCtxResetPersistingL2Cache());
+  GPULAB_CUDA(cudaDeviceSynchronize());
+  const ThreadWatch threads;
+  GPULAB_CUDA(cudaEventRecord(start, 0));
+  run();
+  threads.check_none_left(what);
+  // Work on other streams (non-blocking ones do not wait for the legacy stream) and from other
+  // host threads is done only after a device-wide sync: the stop event comes after it.
+  check_student_call(what);
+  GPULAB_CUDA(cudaEventRecord(stop, 0));
+  GPULAB_CUDA(cudaEventSynchronize(stop));
+  float ms = 0;
+  GPULAB_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  return static_cast<double>(ms);
+}
+
+TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
+                      const SetFn& run) {
+  GpuClock clock;
+  TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
+    return clock.sample_ms([&] { run(set); }, "timed call");
+  });
+  r.clock = "gpu-events";
   return r;
 }
 
@@ -116,18 +129,36 @@ double cpu_clock_ms(clockid_t clock) {
 
 }  // namespace
 
+double cpu_sample_ms(const std::function<void()>& run, const char* what) {
+  const ThreadWatch threads;
+  const double p0 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+  const double t0 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
+  const auto w0 = std::chrono::steady_clock::now();
+  run();
+  threads.check_none_left(what);
+  const double wall =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
+  const double t1 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
+  const double p1 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+  return wall + std::max(0.0, (p1 - p0) - (t1 - t0));
+}
+
+TimingResult summarize_samples(const std::vector<double>& samples_ms, const std::string& clock) {
+  TimingResult r;
+  r.samples_ms = samples_ms;
+  r.clock = clock;
+  r.median_ms = median(samples_ms);
+  r.rel_se = samples_ms.size() > 1 && r.median_ms > 0
+                 ? median_standard_error(samples_ms) / r.median_ms
+                 : 0;
+  r.converged = true;  // the policy's count, taken in full
+  return r;
+}
+
 TimingResult time_cpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
                       const SetFn& run) {
   TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
-    const double p0 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-    const double t0 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
-    const auto w0 = std::chrono::steady_clock::now();
-    run(set);
-    const double wall =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
-    const double t1 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
-    const double p1 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-    return wall + std::max(0.0, (p1 - p0) - (t1 - t0));
+    return cpu_sample_ms([&] { run(set); }, "timed call");
   });
   r.clock = "wall+other-threads";
   return r;

@@ -2,9 +2,12 @@
 //
 // Each sample: prepare(set) (untimed: poison outputs), then for the GPU a device-wide sync, an
 // L2 flush (a write of twice the L2 size) and a reset of persisting L2 lines, then run(set)
-// between two events. Samples rotate among input sets (copies of the inputs at different
-// addresses) and continue until the standard error of the median is under target_rel_se of it,
-// or max_samples, or cap_ms of accumulated time.
+// between two events: the stop event is recorded after a device-wide sync, so the sample
+// covers every kernel and copy the call started, on any stream and from any host thread. A
+// call that returns while a thread it started is still running fails the sample (that thread's
+// work would escape the clock; thread_watch.h). Samples rotate among input sets (copies of the
+// inputs at different addresses) and continue until the standard error of the median is under
+// target_rel_se of it, or max_samples, or cap_ms of accumulated time.
 //
 // A CPU sample is the wall time plus the CPU time that threads other than the calling one used
 // meanwhile: sequential code is timed as it runs, while work moved to extra threads is counted
@@ -28,6 +31,10 @@ struct TimingPolicy {
   double target_rel_se = 0.005;
   double cap_ms = 3000;
   int input_sets = 4;
+  // A graded timed run (sample_protocol.h) takes this many samples, each on inputs of its own,
+  // after `warmup` untimed calls; the loop above (min_samples to max_samples, input_sets) is
+  // `gpulab bench`'s.
+  int samples = 8;
 
   static TimingPolicy from_json(const nlohmann::json& j);  // missing keys keep their defaults
 };
@@ -44,6 +51,29 @@ struct TimingResult {
 };
 
 using SetFn = std::function<void(int set)>;
+
+// One sample at a time, for a run that times each sample on inputs of its own (the graded
+// protocol, sample_protocol.h). `what` names the student's function in messages.
+class GpuClock {
+ public:
+  GpuClock();
+  ~GpuClock();
+  GpuClock(const GpuClock&) = delete;
+  GpuClock& operator=(const GpuClock&) = delete;
+  double sample_ms(const std::function<void()>& run, const char* what);
+
+ private:
+  void* flush_ = nullptr;
+  size_t flush_bytes_ = 0;
+  int flips_ = 0;
+  void* start_ = nullptr;  // cudaEvent_t
+  void* stop_ = nullptr;
+};
+
+double cpu_sample_ms(const std::function<void()>& run, const char* what);
+
+// The record of a run's samples taken one at a time: their median and its standard error.
+TimingResult summarize_samples(const std::vector<double>& samples_ms, const std::string& clock);
 
 TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
                       const SetFn& run);

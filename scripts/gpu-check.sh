@@ -3,13 +3,15 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|stability|calibrate|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|stability|attacks|calibrate|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
 # GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast"); LAB picks
 # the stability step's lab (default scatter-gather); LABS the labs step's (default: every lab
-# whose shipped submissions carry expect.json files).
+# whose shipped submissions carry expect.json files); ATTACKS the attacks step's adversarial
+# submissions (default: every timed one, "adversary": {"timed": true}, with its twin).
+# Carried Debian packages for a machine with no registry: scripts/gpu-prefix.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-check-out}
@@ -53,6 +55,31 @@ print("run", sys.argv[1].split("-")[-1].split(".")[0], "score", r.get("score"), 
     "%s %.4f (%.4g/%.4g ms)" % (t["name"].split(":")[0], t["extra_data"]["ratio"],
                                 t["extra_data"]["student_ms"], t["extra_data"]["reference_ms"])
     for t in perf if "ratio" in t["extra_data"]))
+PY
+      done
+      ;;
+    attacks)
+      # Each timed attack of tests/adversarial/ and its honest twin, graded with timing: the
+      # score and each timed test's ratio, side by side (the attack may not score higher).
+      attacks=${ATTACKS:-$(grep -l '"timed": true' tests/adversarial/*/*/expect.json | xargs -n1 dirname)}
+      for a in $attacks; do
+        lab=$(basename "$(dirname "$a")")
+        dir=$(python3 scripts/submission_dir.py "$a" "$out/submissions")
+        parts=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["part"]; print(" ".join("--part " + x for x in ([p] if isinstance(p, str) else p)))' "$a/expect.json")
+        $gpulab grade "$lab" --submission "$dir" --hidden-seed 11 $parts \
+          --out "$out/attack.json" >/dev/null 2>&1
+        python3 - "$out/attack.json" "$a" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cells = []
+for t in r["tests"]:
+    x = t.get("extra_data") or {}
+    if "ratio" in x: cells.append("ratio %.3f" % x["ratio"])
+    if "speedup" in x: cells.append("speedup %.2f" % x["speedup"])
+    if t["max_score"] and ("performance" in t["name"] or "speedup" in t["name"]):
+        cells.append("%s %.1f/%.0f" % (t["name"].split(": ")[1], t["score"], t["max_score"]))
+        if t["score"] < t["max_score"]: cells.append("(" + t["output"].replace("\n", " ")[:160] + ")")
+print("%-48s score %5.1f  %s" % (sys.argv[2], r.get("score", -1), "  ".join(cells)))
 PY
       done
       ;;

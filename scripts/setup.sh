@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 # rewriter.
 # libarchive writes the student kit and the Gradescope autograder, and reads the .zip and .tar.gz
 # submissions students hand in. bubblewrap is the sandbox every build and run of student code
-# goes through (docs/GRADING.md).
-packages=(cmake ninja-build g++ doctest-dev nlohmann-json3-dev libcli11-dev libboost-context-dev
-          clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev libarchive-dev bubblewrap)
+# goes through (docs/GRADING.md). binutils' nm and c++filt list what a submission's objects
+# define, which the build checks (grader/symbol_policy.h).
+packages=(cmake ninja-build g++ binutils doctest-dev nlohmann-json3-dev libcli11-dev
+          libboost-context-dev clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
+          libarchive-dev bubblewrap)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,6 +1,7 @@
 // coarsening's baseline: lab 1's plain gather (one thread per lattice point, every atom read
 // from global memory), the version the coarsened kernel must beat by the rubric's speedup. It
-// is trusted code, built with the lab's flags and timed in the same process as the student's.
+// is trusted code, built with the lab's flags and timed in a process of its own, by a runner in
+// which no student function is called (the grader's baseline runner, grader/grade.cpp).
 #include <cuda_runtime.h>
 
 #include "coarsening.h"

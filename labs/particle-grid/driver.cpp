@@ -1,9 +1,9 @@
 // particle-grid's lab driver: loads a dataset's particles (positions.npy, n x 4 float32) and its
 // grid (the parameters nx, ny, nz, cell and outside), and calls the student's functions through
 // the shared run/check/time mechanism. For the neighbour count it first builds a correct grid on
-// the host (trusted code), so that part 3 is graded whatever parts 1 and 2 do. When `gpulab
-// bench` asks, the builds are also compared with CUB's radix sort of the same cell ids
-// (driver_baseline.cu).
+// the host (trusted code), so that part 3 is graded whatever parts 1 and 2 do. In a baseline
+// run (gpulab bench: runner_flags.h's kTimeBaselineFlag) run_gpu_part calls no student code,
+// and the builds time CUB's radix sort of the same cell ids instead (driver_baseline.cu).
 #include <algorithm>
 #include <climits>
 #include <cmath>

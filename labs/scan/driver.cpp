@@ -1,6 +1,7 @@
 // scan's lab driver: loads a dataset's values (int32 or float32, values.npy) and calls the
-// student's scan through the shared run/check/time mechanism; when `gpulab bench` asks, it also
-// times CUB's scan on the same inputs (driver_baseline.cu).
+// student's scan through the shared run/check/time mechanism; in a baseline run (gpulab bench:
+// runner_flags.h's kTimeBaselineFlag) it times CUB's scan on the same inputs instead
+// (driver_baseline.cu), and run_gpu_part calls no student code.
 #include <climits>
 #include <stdexcept>
 #include <string>

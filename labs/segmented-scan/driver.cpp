@@ -1,7 +1,8 @@
 // segmented-scan's lab driver: loads a dataset (values and head flags for the scans, a CSR
 // matrix and a vector for SpMV) and calls the student's functions through the shared
-// run/check/time mechanism. When `gpulab bench` asks for the baseline, the scans are also timed
-// with CUB's scan by key (driver_baseline.cu) on the same inputs, right after.
+// run/check/time mechanism. In a baseline run (gpulab bench: runner_flags.h's
+// kTimeBaselineFlag) run_gpu_part calls no student code, and the scans time CUB's scan by key
+// (driver_baseline.cu) on the same inputs instead.
 //
 // The work of a part, in lab.json's unit (flop): a scan does one addition per element, so n;
 // SpMV does a multiply and an add per nonzero, so 2 nnz.

@@ -19,7 +19,12 @@
 //        "hardlink": T, "fifo": true, "directory": true; "repeat": K, {} in P numbering them};
 //        @CANARY@ stands for the canary file's path
 //    "timed_run": {"part": P, "dataset": D}   the student's runner is also timed on D (outside
-//        the grader): it must print no "cache hit", and its timed outputs must be right}.
+//        the grader): it must print no "cache hit", and its timed outputs must be right,
+//    "timed": true                  graded with timing (on a backend that times), not --no-time
+//    "twin": NAME                   the honest twin: the submission NAME beside it, the same
+//        work without the attack, graded alike; the attack's score may not be higher}.
+// Timed submissions whose parts all run on the CPU are graded on the cuda backend without a GPU
+// too (suite "adversarial-cpu-timing"), so CI times them.
 // Each submission is a doctest subcase named <lab>/<name>: --subcase=scan/zip-bomb runs one.
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -31,6 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -55,6 +61,8 @@ using namespace e2e;
 constexpr int kListenPort = 47615;
 constexpr const char* kCanaryName = "instructor-secret.txt";
 constexpr const char* kTmpPrefix = "gpulab-adversary-";
+// How far a timed attack's score may lie above its honest twin's by timing noise alone.
+constexpr double kTimedScoreNoise = 1.0;
 
 std::string read_text(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -292,6 +300,60 @@ void check_timed_run(const Expected& e, const fs::path& work, const fs::path& ou
   FAIL("no dataset " << name << " in lab " << e.lab);
 }
 
+// The grade options of an adversarial submission: expect.h's, with timing where it asks for it.
+std::vector<std::string> adversary_args(const Expected& e,
+                                        const std::vector<std::string>& backend_args) {
+  std::vector<std::string> args = grade_args(e.spec, backend_args);
+  if (e.spec.value("adversary", json::object()).value("timed", false))
+    args.erase(std::remove(args.begin(), args.end(), "--no-time"), args.end());
+  return args;
+}
+
+// Each test's score, a line each, for a failure's message.
+std::string scores_of(const json& report) {
+  std::string out;
+  for (const auto& t : report.at("tests"))
+    out += "  " + t.at("name").get<std::string>() + ": " + t.at("score").dump() + "/" +
+           t.at("max_score").dump() + "\n";
+  return out;
+}
+
+// The report of an attack's honest twin (a submission beside it), graded as the attack was:
+// once per backend, however many attacks share it.
+const json& twin_report(const Expected& attack, const std::string& twin,
+                        const std::vector<std::string>& backend_args) {
+  static std::map<std::string, json> graded;
+  const std::string key = attack.lab + "/" + twin + " " + backend_args.back() +
+                          (attack.spec["adversary"].value("timed", false) ? " timed" : "");
+  if (const auto it = graded.find(key); it != graded.end()) return it->second;
+  for (const auto& subs : expectations_under(kSource / "tests" / "adversarial"))
+    for (const auto& e : subs) {
+      if (e.lab != attack.lab || e.name != twin) continue;
+      std::vector<std::string> args = adversary_args(e, backend_args);
+      if (attack.spec["adversary"].value("timed", false))
+        args.erase(std::remove(args.begin(), args.end(), "--no-time"), args.end());
+      const fs::path dir = scratch("twin-" + e.lab + "-" + e.name);
+      fs::create_directories(dir);
+      const Graded g = grade_to(dir / "results.json", e.lab, materialize(e), args, 600,
+                                {"GPULAB_CACHE_DIR=" + private_cache().string()});
+      REQUIRE_MESSAGE(g.report.contains("score"), "the twin " << twin << ":\n" << g.report.dump(2));
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+      return graded[key] = g.report;
+    }
+  FAIL("no honest twin " << twin << " beside " << attack.lab << "/" << attack.name);
+  static const json none;
+  return none;
+}
+
+// Whether every part the submission is graded on runs on the CPU.
+bool cpu_parts_only(const Expected& e) {
+  const gpulab::LabConfig lab = gpulab::LabConfig::load(kSource / "labs" / e.lab / "lab.json");
+  for (const auto& name : parts_of(e.spec))
+    if (const gpulab::PartSpec* p = lab.part(name); !p || p->gpu) return false;
+  return true;
+}
+
 void check_adversary(const Expected& e, const std::vector<std::string>& backend_args) {
   const json adv = e.spec.value("adversary", json::object());
   const std::string sandbox_note =
@@ -312,7 +374,7 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
 
   const fs::path submission =
       adv.contains("submission") ? make_submission(e, root, canary) : materialize(e);
-  std::vector<std::string> args = grade_args(e.spec, backend_args);
+  std::vector<std::string> args = adversary_args(e, backend_args);
   if (adv.contains("timed_run")) args.insert(args.end(), {"--work-dir", (root / "work").string()});
   const fs::path cache = private_cache() / "datasets" / e.lab;
   const auto before = snapshot(cache);
@@ -364,11 +426,25 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
     CHECK_MESSAGE((fs::exists(file) && gpulab::content_hash(file) == hash),
                   "a dataset file changed: " << file);
   if (adv.contains("timed_run")) check_timed_run(e, root / "work", root / "timed");
+  if (adv.contains("twin")) {
+    const json& twin = twin_report(e, adv["twin"].get<std::string>(), backend_args);
+    // Timed scores carry timing noise: an attack that gains nothing can land a little above its
+    // twin (0.1 of 10 points, seen on the H100). An attack that works gains several points.
+    const double noise = adv.value("timed", false) ? kTimedScoreNoise : 1e-9;
+    CHECK_MESSAGE(score(g.report) <= score(twin) + noise,
+                  "the attack scored " << score(g.report) << ", its honest twin "
+                                       << adv["twin"].get<std::string>() << " " << score(twin)
+                                       << ":\n"
+                                       << scores_of(g.report) << "twin:\n"
+                                       << scores_of(twin));
+  }
   std::error_code ec;
   fs::remove_all(root, ec);
 }
 
-void check_adversaries(const std::string& backend) {
+// Every adversarial submission for `backend`; with cpu_timing, only the timed ones whose parts
+// all run on the CPU (graded on the cuda backend, which times CPU parts without a GPU).
+void check_adversaries(const std::string& backend, bool cpu_timing = false) {
   // Orphans of the grader's children come to this process, so a daemon that left the grader's
   // process group is still found.
   REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
@@ -380,6 +456,9 @@ void check_adversaries(const std::string& backend) {
   for (const auto& subs : labs)
     for (const auto& e : subs) {
       if (!on_backend(e.spec, backend)) continue;
+      if (cpu_timing &&
+          !(e.spec.value("adversary", json::object()).value("timed", false) && cpu_parts_only(e)))
+        continue;
       const std::string name = e.lab + "/" + e.name;
       SUBCASE(name.c_str()) {
         check_adversary(e, backend_args);
@@ -392,6 +471,12 @@ void check_adversaries(const std::string& backend) {
 TEST_SUITE("adversarial") {
   TEST_CASE("every adversarial submission on the CPU backend") {
     check_adversaries("sim");
+  }
+}
+
+TEST_SUITE("adversarial-cpu-timing") {
+  TEST_CASE("every timed adversarial submission of CPU parts, timed without a GPU") {
+    check_adversaries("cuda", true);
   }
 }
 

@@ -75,11 +75,28 @@ TEST_CASE("a missing or malformed output fails with a message instead of throwin
   gpulab::CheckResult r;
   CHECK_NOTHROW(r = f.check(false));
   CHECK_FALSE(r.pass);
-  CHECK(test::contains(r.message, "cannot open"));
+  CHECK(test::contains(r.message, "your run left no 'potential.npy' in its output folder"));
   test::write_file(f.dir / "out" / "potential.npy", "not an npy file");
   CHECK_NOTHROW(r = f.check(false));
   CHECK_FALSE(r.pass);
   CHECK(test::contains(r.message, "bad magic"));
+}
+
+TEST_CASE("an output that is a link to the right answer is refused, never followed") {
+  Fixture f;
+  // What the oracle wrote, as a float32 file the grader could read and a run could not.
+  gpulab::write_npy(f.dir / "answer.npy", f.shape, f.correct().data());
+  std::filesystem::create_symlink(f.dir / "answer.npy", f.dir / "out" / "potential.npy");
+  gpulab::CheckResult r;
+  CHECK_NOTHROW(r = f.check(false));
+  CHECK_FALSE(r.pass);
+  CHECK(test::contains(r.message,
+                       "your run left 'potential.npy' in its output folder as a symbolic link"));
+  std::filesystem::remove(f.dir / "out" / "potential.npy");
+  std::filesystem::create_hard_link(f.dir / "answer.npy", f.dir / "out" / "potential.npy");
+  CHECK_NOTHROW(r = f.check(false));
+  CHECK_FALSE(r.pass);
+  CHECK(test::contains(r.message, "as a hard link"));
 }
 
 TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a cell") {

@@ -104,10 +104,24 @@ TEST_CASE("the scatter-gather lab.json loads") {
   CHECK(lab.rubric.at("gather").performance == 15);
   CHECK(lab.ceiling_per_s(*lab.part("gather")) ==
         j["timing"]["ceiling_per_s"]["gpu"].get<double>());
-  CHECK(lab.ceiling_per_s(*lab.part("cpu_fast")) == 0);
+  CHECK(lab.ceiling_per_s(*lab.part("cpu_fast")) ==
+        j["timing"]["ceiling_per_s"]["cpu"].get<double>());
 
   CHECK(lab.curve.full_at_ratio == j["performance_curve"]["full_at_ratio"].get<double>());
   CHECK(lab.curve.zero_past_ratio == j["performance_curve"]["zero_past_ratio"].get<double>());
+}
+
+// A timed score needs a floor: without one, a time no hardware could reach (a result copied
+// from an earlier call, a forged record) would be scored as it stands.
+TEST_CASE("every timed part of every lab has a roofline floor") {
+  for (const auto& file : gpulab::find_lab_files(test::source_dir())) {
+    const LabConfig lab = LabConfig::load(file);
+    for (const auto& part : lab.parts)
+      if (lab.rubric.at(part.name).timed_points() > 0)
+        CHECK_MESSAGE(lab.ceiling_per_s(part) > 0,
+                      lab.id << "'s part " << part.name
+                             << " is timed but lab.json gives it no ceiling_per_s");
+  }
 }
 
 TEST_CASE("timing_for lays a part kind's own timing keys over the lab's") {

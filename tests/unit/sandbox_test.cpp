@@ -204,13 +204,17 @@ TEST_CASE("a sandboxed child keeps a short list of environment variables") {
     CHECK_FALSE_MESSAGE(gpulab::sandbox_keeps_env(dropped), dropped);
 }
 
-TEST_CASE("each sandboxed child of a root grader gets a uid of its own") {
+TEST_CASE("each sandboxed child of a root grader gets a uid of its own, drawn at random") {
   std::set<uid_t> uids;
-  for (pid_t pid : {1, 2, 4194303})
-    for (unsigned seq = 0; seq < 64; ++seq) uids.insert(gpulab::sandbox_uid(pid, seq));
-  CHECK(uids.size() == 3 * 64);
+  for (int i = 0; i < 200; ++i) uids.insert(gpulab::sandbox_uid());
+  // 2^28 uids: two of 200 draws coincide about once in 13,000 tests, three almost never.
+  CHECK(uids.size() >= 199);
   CHECK(*uids.begin() >= 0x70000000u);
   CHECK(*uids.rbegin() < 0x80000000u);
+  // Not the grader's pid and a counter: a child cannot work out another's uid from its own.
+  // Consecutive draws are spread over the range, not neighbours.
+  const uid_t a = gpulab::sandbox_uid(), b = gpulab::sandbox_uid();
+  CHECK((a > b ? a - b : b - a) > 64u);
 }
 
 TEST_CASE("without bubblewrap the sandbox is off and says why") {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -38,6 +39,21 @@ std::string ProcessResult::describe() const {
 
 namespace {
 
+// Writes to a pipe whose reader may be gone (a child that closed its end, or exited) without
+// the SIGPIPE that would end the grader: blocked for this thread while it writes, and a
+// pending one consumed.
+void write_without_sigpipe(int fd, const std::string& bytes) {
+  sigset_t pipe_signal, old;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+  if (write(fd, bytes.data(), bytes.size()) < 0 && errno == EPIPE) {
+    const timespec now{0, 0};
+    sigtimedwait(&pipe_signal, nullptr, &now);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
 // Answers each complete line of `more` (after what `pending` holds of an earlier one). A line
 // longer than any request is answered too, so a child that floods the channel gets errors.
 void answer_requests(const ProcessOptions& o, std::string& pending, const std::string& more,
@@ -49,7 +65,7 @@ void answer_requests(const ProcessOptions& o, std::string& pending, const std::s
     const size_t end = at == std::string::npos ? pending.size() : at;
     const std::string reply = o.answer(pending.substr(0, std::min(end, kLongestRequest))) + "\n";
     pending.erase(0, at == std::string::npos ? end : end + 1);
-    if (reply_fd >= 0) (void)!write(reply_fd, reply.data(), reply.size());
+    if (reply_fd >= 0) write_without_sigpipe(reply_fd, reply);
   }
 }
 
@@ -73,7 +89,6 @@ ProcessResult run_process(const ProcessOptions& o) {
   // The child's extra descriptors, as (what the parent made, the number the child sees); the
   // parent's ends to close once the child has them.
   std::vector<std::pair<int, int>> child_fds;
-  std::vector<int> parent_closes;
   int request_read = -1, reply_write = -1;
   const auto close_all = [&] {
     for (const auto& [fd, number] : child_fds) close(fd);
@@ -101,6 +116,9 @@ ProcessResult run_process(const ProcessOptions& o) {
     }
     request_read = req[0];
     reply_write = rep[1];
+    // A child that asks without end and never reads its answers fills the pipe: the answers it
+    // does not read are dropped rather than stopping the grader's watch of it.
+    fcntl(reply_write, F_SETFL, O_NONBLOCK);
     child_fds.emplace_back(req[1], o.requests.first);
     child_fds.emplace_back(rep[0], o.requests.second);
   }

@@ -86,6 +86,25 @@ TEST_CASE("the grader answers a child's requests on its pipes, and hands it byte
   CHECK(contains(r.output, "bytes on seven"));
 }
 
+TEST_CASE("a child that floods its requests and reads no answer cannot stall the grader") {
+  gpulab::ProcessOptions po;
+  po.timeout_s = 20;
+  // About 5 MB of requests, none answered by reading fd 4: the answers would fill the pipe.
+  po.argv = {"/bin/sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' '\\n' >&3; echo done"};
+  po.requests = {3, 4};
+  size_t asked = 0;
+  po.answer = [&asked](const std::string&) {
+    ++asked;
+    return std::string("error");
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const gpulab::ProcessResult r = gpulab::run_process(po);
+  CHECK_MESSAGE(r.ok(), r.describe());
+  CHECK(test::contains(r.output, "done"));
+  CHECK(asked > 100000);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(15));
+}
+
 // A dataset folder as the store makes one: meta.json (with its seed) and one input.
 fs::path sample_dataset(const fs::path& root, const std::string& name) {
   const fs::path input = root / name / "input";

@@ -96,6 +96,12 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
                                got.count(), tol, per_element);
 }
 
+// The dataset's parameters, from its meta.json (tolerances count their terms with them).
+nlohmann::json dataset_params(const DatasetDirs& ds) {
+  std::ifstream meta_in(ds.input / "meta.json");
+  return nlohmann::json::parse(meta_in).at("params");
+}
+
 }  // namespace
 
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
@@ -104,8 +110,7 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
   c.pass = true;
   // The second call's outputs: all right, all readable; the first call's (and timed ones).
   bool second_ok = true, second_readable = true, others_ok = true;
-  std::ifstream meta_in(ds.input / "meta.json");
-  const nlohmann::json params = nlohmann::json::parse(meta_in).at("params");
+  const nlohmann::json params = dataset_params(ds);
   for (const auto& name : part.outputs) {
     const OutputSpec& spec = lab.outputs.at(name);
     std::vector<std::string> files = {name};
@@ -149,8 +154,7 @@ CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
   int failed = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
     const int k = static_cast<int>(i) + 1;
-    std::ifstream meta_in(samples[i].input / "meta.json");
-    const nlohmann::json params = nlohmann::json::parse(meta_in).at("params");
+    const nlohmann::json params = dataset_params(samples[i]);
     for (const auto& name : part.outputs) {
       std::vector<size_t> shape;
       const std::string file = sample_output_prefix(k) + name + ".npy";

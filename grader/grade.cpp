@@ -796,14 +796,13 @@ class Grading {
   }
 
   // One timed run of the lab's baseline (baseline_runner: no student code) on `d`; its median.
-  // The baseline is trusted code, timed in its process by the runner's own protocol, so this is
-  // not a graded timed run (run_runner's `time`): the mode and the policy are passed as flags.
+  // The baseline is trusted code, timed in its process by the runner's own loop (bench's), so it
+  // gets no samples of its own to ask for.
   double timed_baseline_run(const PartSpec& part, const DatasetDirs& d,
                             const nlohmann::json& timing) {
-    const RunOutcome o =
-        run_runner(sandbox_, paths_, baseline_runner(), o_.backend, part, d,
-                   work_ / "timed" / part.name / "baseline", false, {}, o_.timed_run_timeout_s,
-                   {kTimeBaselineFlag, "--timing", timing.dump()});
+    const RunOutcome o = run_runner(sandbox_, paths_, baseline_runner(), o_.backend, part, d,
+                                    work_ / "timed" / part.name / "baseline", true, timing,
+                                    o_.timed_run_timeout_s, {kTimeBaselineFlag});
     if (!o.ran) throw std::runtime_error("the lab's baseline failed its timed run: " + o.message);
     if (!o.result.contains("baseline"))
       throw std::runtime_error("the runner of " + part.name +

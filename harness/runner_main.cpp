@@ -126,9 +126,9 @@ int main(int argc, char** argv) {
         ctx.sample = k;
         part->run(ctx);
       }
-      ctx.result["timing"] =
-          gpulab::summarize_samples(ctx.sample_ms, part->gpu ? "gpu-events" : "wall+other-threads")
-              .to_json();
+      ctx.result["timing"] = gpulab::summarize_samples(
+                                 ctx.sample_ms, part->gpu ? gpulab::kGpuClock : gpulab::kCpuClock)
+                                 .to_json();
     }
     ctx.result["status"] = "ok";
     write_result(out_dir, ctx.result);

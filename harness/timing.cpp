@@ -115,7 +115,7 @@ TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepa
   TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
     return clock.sample_ms([&] { run(set); }, "timed call");
   });
-  r.clock = "gpu-events";
+  r.clock = kGpuClock;
   return r;
 }
 
@@ -160,7 +160,7 @@ TimingResult time_cpu(const TimingPolicy& policy, int n_sets, const SetFn& prepa
   TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
     return cpu_sample_ms([&] { run(set); }, "timed call");
   });
-  r.clock = "wall+other-threads";
+  r.clock = kCpuClock;
   return r;
 }
 

@@ -44,11 +44,15 @@ struct TimingResult {
   double rel_se = 0;  // standard error of the median over the median
   bool converged = false;
   std::vector<double> samples_ms;
-  std::string clock;  // "gpu-events", or "wall+other-threads" (see above)
+  std::string clock;  // kGpuClock or kCpuClock
   int last_set = 0;   // the input set of the last sample, whose outputs are checked
 
   nlohmann::json to_json() const;
 };
+
+// The names a timing record gives its clock (TimingResult::clock).
+constexpr const char* kGpuClock = "gpu-events";
+constexpr const char* kCpuClock = "wall+other-threads";  // see above
 
 using SetFn = std::function<void(int set)>;
 

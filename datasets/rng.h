@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 namespace gpulab {
 
@@ -23,14 +22,5 @@ class Rng {
  private:
   uint64_t state_;
 };
-
-// Derives a dataset's seed from the instructor's seed and the dataset's name, so hidden
-// datasets differ from each other and from the public ones.
-inline uint64_t derive_seed(uint64_t base, const std::string& name) {
-  uint64_t h = 1469598103934665603ull ^ base;  // FNV-1a over the name, then mixed
-  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
-  Rng r(h);
-  return r.next();
-}
 
 }  // namespace gpulab

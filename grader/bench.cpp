@@ -65,7 +65,8 @@ int bench(const BenchOptions& o, std::ostream& out) {
       if (!g.timing) continue;
       for (const auto& ds : g.datasets) {
         if (!ds.applies_to(part.name)) continue;
-        const DatasetDirs d = materialize(lab, g, ds, 0, paths.cache_dir() / "datasets" / lab.id);
+        // No secret: timing datasets have fixed seeds (lab.json).
+        const DatasetDirs d = materialize(lab, g, ds, "", paths.cache_dir() / "datasets" / lab.id);
         const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
         const auto [p, r] =
             run_timed(runner, part, d, out_dir, {"--time", "--timing", lab.timing.dump()});

@@ -9,6 +9,8 @@
 #include "device.h"
 #include "linked_libraries.h"
 #include "process.h"
+#include "safe_text.h"
+#include "startup_policy.h"
 #include "symbol_policy.h"
 
 namespace gpulab {
@@ -25,6 +27,8 @@ constexpr size_t kBuildFileSize = size_t{1} << 30;
 constexpr size_t kSymbolListingLimit = size_t{16} << 20;
 // Findings quoted in full in the build's message; the rest are counted.
 constexpr size_t kFindingsShown = 10;
+// What a report quotes of a compiler's output: its start, where the first errors are.
+constexpr size_t kCompilerOutputQuoted = 16 * 1024;
 
 // Runs a command in the build's sandbox; output_limit bounds what is kept of its output.
 using BuildTool = std::function<ProcessResult(const std::vector<std::string>&, size_t)>;
@@ -51,8 +55,9 @@ std::vector<std::string> demangled(const std::vector<std::string>& names, const 
 }
 
 // The definitions in the submission's objects that would replace a linked library's symbols
-// (symbol_policy.h), described for the report; empty when there are none. The objects are the
-// student's, so nm reads them in the build's sandbox.
+// (symbol_policy.h), and the code that would run before the CPU backend's settings are read
+// (startup_policy.h), described for the report; empty when there are none. The objects are the
+// student's, so nm and readelf read them in the build's sandbox.
 std::string refused_definitions(const LabConfig& lab, const std::filesystem::path& driver_lib,
                                 const std::vector<LibraryFile>& files,
                                 const std::vector<std::pair<std::string, std::string>>& objects,
@@ -69,14 +74,25 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
   const SymbolPolicy policy(
       libraries, interface_names(driver ? driver->symbols : std::vector<NmSymbol>{}, libraries));
   std::vector<std::pair<std::string, SymbolFinding>> findings;
+  std::string startup;
   for (const auto& [file, object] : objects) {
-    const ProcessResult r = run({"nm", "-P", "--defined-only", object}, kSymbolListingLimit);
+    // Undefined symbols too: the startup policy refuses calls of the runtime's test hook.
+    const ProcessResult r = run({"nm", "-P", object}, kSymbolListingLimit);
     if (!r.ok() || r.output_truncated)
       return "the symbols " + file + " defines could not be listed (nm " +
              (r.output_truncated ? "printed more than gpulab checks" : r.describe()) + ")";
-    for (const SymbolFinding& f : policy.check(parse_nm(r.output))) findings.push_back({file, f});
+    const ProcessResult sections = run({"readelf", "-S", "-W", object}, kSymbolListingLimit);
+    if (!sections.ok() || sections.output_truncated)
+      return "the sections of " + file + " could not be listed (readelf " +
+             (sections.output_truncated ? "printed more than gpulab checks" : sections.describe()) +
+             ")";
+    const std::vector<NmSymbol> symbols = parse_nm(r.output);
+    const std::vector<std::string> early =
+        startup_findings(parse_readelf_sections(sections.output), symbols);
+    if (!early.empty()) startup += describe_startup_findings(file, early) + "\n";
+    for (const SymbolFinding& f : policy.check(symbols)) findings.push_back({file, f});
   }
-  if (findings.empty()) return "";
+  if (findings.empty()) return startup;
   std::vector<std::string> names;
   for (size_t i = 0; i < findings.size() && i < kFindingsShown; ++i)
     names.push_back(findings[i].second.symbol);
@@ -90,7 +106,7 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
   }
   if (findings.size() > shown.size())
     message += "(and " + std::to_string(findings.size() - shown.size()) + " more like these)\n";
-  return message;
+  return startup + message;
 }
 
 // The link options that put the archives linked first (linked_libraries.h) before the
@@ -166,7 +182,8 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
     cmd.insert(cmd.end(), {"-I", lab.dir.string(), "-c", src.string(), "-o", obj.string()});
     const ProcessResult r = compile(cmd);
     if (!r.ok()) {
-      b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" + r.output;
+      b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" +
+                  quote_head(r.output, kCompilerOutputQuoted);
       return b;
     }
     objects.push_back({file, obj.string()});
@@ -192,7 +209,8 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
   for (const auto& o : objects) cmd.push_back(o.second);
   const ProcessResult r = compile(cmd);
   if (!r.ok()) {
-    b.message = "linking the runner failed (the linker " + r.describe() + "):\n" + r.output +
+    b.message = "linking the runner failed (the linker " + r.describe() + "):\n" +
+                quote_head(r.output, kCompilerOutputQuoted) +
                 "\nDid you define every function declared in " + lab.interface + ", once?";
     return b;
   }

@@ -71,7 +71,7 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
                                expected.shape_string() + " like the expected output");
     return a;
   };
-  NpyArray terms, position;
+  NpyArray terms, position, heads;
   PerElementBound per_element;
   if (spec.tolerance.position) {
     position = beside(spec.name + "_position");
@@ -79,6 +79,16 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
   }
   if (spec.tolerance.terms_constant > 0) {
     tol.n_terms = spec.tolerance.terms_constant;
+  } else if (spec.tolerance.prefix_terms()) {
+    per_element.prefix = true;
+    if (!spec.tolerance.heads.empty()) {  // an input array: the flags a segmented scan reads
+      const auto file = ds.input / (spec.tolerance.heads + ".npy");
+      heads = read_npy(file, DType::u8);
+      if (heads.shape != expected.shape)
+        throw std::runtime_error(file.string() + " has shape " + heads.shape_string() + ", not " +
+                                 expected.shape_string() + " like the expected output");
+      per_element.heads = heads.as<uint8_t>();
+    }
   } else if (spec.tolerance.per_element_terms()) {
     terms = beside(spec.tolerance.terms_file());
     per_element.terms = terms.as<double>();

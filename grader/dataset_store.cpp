@@ -6,57 +6,76 @@
 
 #include "file_lock.h"
 #include "generator_registry.h"
-#include "rng.h"
+#include "secret.h"
 
 namespace gpulab {
 
-uint64_t dataset_seed(const DatasetSpec& ds, uint64_t hidden_seed) {
-  return ds.seed ? *ds.seed : derive_seed(hidden_seed, ds.name);
+namespace {
+
+// What a hidden dataset's seed is drawn for (secret_seed's purpose).
+constexpr const char* kHiddenDatasetPurpose = "gpulab hidden dataset";
+
+// Whether the entry `dir` is there. It is whole once there (renamed into place whole); one whose
+// meta.json is not `meta` was changed by hand, and is never replaced under its readers.
+bool entry_present(const std::filesystem::path& dir, const nlohmann::json& meta) {
+  if (!std::filesystem::exists(dir)) return false;
+  std::ifstream in(dir / "input" / "meta.json");
+  try {
+    if (in && nlohmann::json::parse(in) == meta) return true;
+  } catch (const nlohmann::json::exception&) {
+  }
+  throw std::runtime_error("the dataset cache entry " + dir.string() +
+                           " is not the dataset its name says (changed or partly deleted by "
+                           "hand?): remove that folder, then grade again");
+}
+
+}  // namespace
+
+uint64_t dataset_seed(const DatasetSpec& ds, const std::string& secret) {
+  return ds.seed ? *ds.seed : secret_seed(secret, kHiddenDatasetPurpose, ds.name);
 }
 
 DatasetDirs materialize(const LabConfig& lab, const GroupSpec& group, const DatasetSpec& ds,
-                        uint64_t hidden_seed, const std::filesystem::path& root) {
+                        const std::string& secret, const std::filesystem::path& root) {
   const DatasetGenerator* gen = find_generator(lab.id);
   if (!gen) throw std::runtime_error("no dataset generator is registered for lab " + lab.id);
-  DatasetDirs d{group.name, ds.name, group.hidden, dataset_seed(ds, hidden_seed), {}, {}};
+  const uint64_t seed = dataset_seed(ds, secret);
+  // What runs read (and the oracle's parameters): never the seed.
   const nlohmann::json meta = {{"lab", lab.id},
                                {"generator_version", gen->version()},
                                {"name", ds.name},
-                               {"params", ds.params},
-                               {"seed", d.seed}};
-  const auto dir = root / group.name / ds.name;
-  d.input = dir / "input";
-  d.expected = dir / "expected";
-  // Graders running side by side (gpulab grade-all) share the cache: one generates a dataset
-  // while the others wait, then find it complete, rather than replacing it under their readers.
-  const FileLock lock(root / ".locks" / group.name / (ds.name + ".lock"));
-  {
-    std::ifstream old(d.input / "meta.json");
-    if (old && std::filesystem::exists(dir / "complete")) {
-      try {
-        if (nlohmann::json::parse(old) == meta) return d;
-      } catch (const nlohmann::json::exception&) {
-      }
-    }
-  }
-  // Build beside the final place and rename, so an interrupted run leaves no half dataset.
-  const auto tmp = root / group.name / (ds.name + ".tmp" + std::to_string(getpid()));
+                               {"params", ds.params}};
+  nlohmann::json identity = meta;
+  identity["seed"] = seed;
+  const std::string key = to_hex(sha256(identity.dump()));
+  const auto dir = root / group.name / ds.name / key;
+  const DatasetDirs d{group.name, ds.name, group.hidden, dir / "input", dir / "expected"};
+  if (entry_present(dir, meta)) return d;
+  // Graders running side by side (gpulab grade-all) share the cache: one generates the entry
+  // while the others wait, then find it.
+  const FileLock lock(root / ".locks" / (key + ".lock"));
+  if (entry_present(dir, meta)) return d;
+  // Built beside its place and renamed, so no one ever sees a half dataset.
+  const auto tmp = dir.parent_path() / ("." + key + ".tmp" + std::to_string(getpid()));
   std::filesystem::remove_all(tmp);
   std::filesystem::create_directories(tmp / "input");
   std::filesystem::create_directories(tmp / "expected");
   try {
     std::ofstream(tmp / "input" / "meta.json") << meta.dump(2) << "\n";
-    gen->generate(ds.params, d.seed, tmp / "input");
+    gen->generate(ds.params, seed, tmp / "input");
     gen->oracle(tmp / "input", tmp / "expected");
-    std::ofstream(tmp / "complete") << "ok\n";
   } catch (const std::exception& e) {
     std::filesystem::remove_all(tmp);
     throw std::runtime_error("generating dataset " + lab.id + "/" + ds.name +
                              " failed: " + e.what());
   }
-  std::filesystem::remove_all(dir);
   std::filesystem::rename(tmp, dir);
   return d;
+}
+
+std::filesystem::path notes_dir(const DatasetDirs& d) {
+  const auto entry = d.input.parent_path();
+  return entry.parent_path() / (entry.filename().string() + ".notes");
 }
 
 }  // namespace gpulab

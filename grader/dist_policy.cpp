@@ -127,4 +127,10 @@ std::string fill_template(std::string text,
   return text;
 }
 
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 }  // namespace gpulab

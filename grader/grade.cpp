@@ -12,6 +12,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "content_hash.h"
 #include "dataset_store.h"
 #include "device.h"
 #include "file_lock.h"
@@ -19,13 +20,19 @@
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
-#include "rng.h"
+#include "random_bytes.h"
+#include "reference_time.h"
+#include "run_limit.h"
 #include "run_output.h"
 #include "runner_flags.h"
+#include "safe_text.h"
 #include "sample_protocol.h"
 #include "sample_stage.h"
 #include "sandbox.h"
+#include "secret.h"
+#include "sim_report.h"
 #include "stats.h"
+#include "stop_signals.h"
 #include "timing.h"
 #include "timing_record.h"
 
@@ -33,34 +40,39 @@ namespace gpulab {
 
 namespace {
 
-constexpr uint64_t kDefaultHiddenSeed = 20261122;
+constexpr const char* kDefaultHiddenSeed = "20261122";
+// What a timed sample's seed is drawn for (secret_seed's purpose).
+constexpr const char* kTimedSamplePurpose = "gpulab timed sample";
 
 // What one runner process produced, read back by the grader.
 struct RunOutcome {
   bool ran = false;  // the runner exited 0 with status "ok"
   bool no_gpu = false;
-  bool timed_out = false;
-  std::string message;    // why it did not run, for the student
-  nlohmann::json result;  // the runner's result.json
+  bool timed_out = false;  // stopped by its time limit (run_limit.h)
+  std::string message;     // why it did not run, for the student
+  ProcessResult process;   // the runner's process: its exit, times and output
+  nlohmann::json result;   // the runner's result.json
   // The sim backend's findings (out of bounds, races, ...), one JSON object each.
   std::vector<nlohmann::json> sim_findings;
 };
 
-// The file a sim runner writes its findings to, as JSON lines (sim/README.md).
-constexpr const char* kSimFindings = "sim-findings.jsonl";
+// `j` without the fields among `text` that are not strings and the field `count` where it is
+// not an integer: the files a run leaves are written where student code runs, and a field of
+// another type would make reading it (json::value) throw.
+nlohmann::json well_typed(nlohmann::json j, std::initializer_list<const char*> text) {
+  if (!j.is_object()) return nullptr;
+  for (const char* key : text)
+    if (j.contains(key) && !j[key].is_string()) j.erase(key);
+  if (j.contains("count") && !j["count"].is_number_integer()) j.erase("count");
+  return j;
+}
 
-std::vector<nlohmann::json> read_sim_findings(const RunOutput& output) {
-  std::vector<nlohmann::json> found;
-  RunFile file = output.open(kSimFindings);
-  if (!file.is_open()) return found;
-  std::string line;
-  while (std::getline(file.stream(), line)) {
-    try {
-      found.push_back(nlohmann::json::parse(line));
-    } catch (const nlohmann::json::exception&) {  // a line cut short by a killed run
-    }
-  }
-  return found;
+// The CPU backend's report of a run, from the pipe it was given (sim_report.h); `finished`:
+// the run exited normally and said it ran, so the report must be whole.
+SimReport read_sim_findings(const ProcessResult& p, const std::string& key, bool finished) {
+  SimReport r = read_sim_report(p.collected, key, p.collected_truncated, finished);
+  for (auto& f : r.findings) f = well_typed(f, {"message", "severity", "kind"});
+  return r;
 }
 
 // The runner's result.json; null where it left none that parses.
@@ -68,7 +80,7 @@ nlohmann::json read_result(const RunOutput& output) {
   RunFile file = output.open("result.json");
   if (!file.is_open()) return nullptr;
   try {
-    return nlohmann::json::parse(file.stream());
+    return well_typed(nlohmann::json::parse(file.stream()), {"status", "message"});
   } catch (const nlohmann::json::exception&) {
     return nullptr;
   }
@@ -121,6 +133,17 @@ size_t output_file_limit(const PartSpec& part, const DatasetDirs& ds) {
   return std::max(size_t{1} << 30, largest + (largest / 8) + (size_t{1} << 20));
 }
 
+// The end of a run's output, for a message: its end says most; cut between characters, control
+// characters escaped (safe_text.h). Empty where it printed nothing.
+std::string output_tail(const ProcessResult& p) {
+  return p.output.empty() ? "" : "\nIts output:\n" + quote_tail(p.output, 2000);
+}
+
+// Why a run failed that ended without a message of its own (a crash, a kill, a time limit).
+std::string run_failure(const ProcessResult& p, const RunLimit& limit) {
+  return "the run " + limit.describe(p) + "." + output_tail(p);
+}
+
 // Runs the runner in its sandbox (run_sandbox: it sees itself, the dataset's input directory
 // and its output folder, at the paths the sandbox gives them, staged under random names:
 // Sandbox::stage_run), or as it is where the sandbox is off. Its output folder is then at
@@ -129,7 +152,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
                       const std::filesystem::path& runner, const std::string& backend,
                       const PartSpec& part, const DatasetDirs& ds,
                       const std::filesystem::path& collected_out_dir, bool time,
-                      const nlohmann::json& timing, double timeout_s,
+                      const nlohmann::json& timing, const RunLimit& limit,
                       const std::vector<std::string>& flags = {},
                       const std::vector<DatasetDirs>& samples = {}) {
   RunOutcome o;
@@ -163,17 +186,23 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
   }
   po.argv = argv;
   po.cwd = out_dir;
-  po.timeout_s = timeout_s;
+  po.timeout_s = limit.wall_s;
   po.output_limit = 16 * 1024;
-  po.cpu_limit_s = 2 * timeout_s + 10;
+  po.cpu_limit_s = limit.cpu_s;
   po.file_size_limit = output_file_limit(part, ds);
   po.env = part.runner_env();
+  // The CPU backend's report: a pipe the runtime takes at start, and a key it repeats in its
+  // end record, which the run's own code cannot know (sim_report.h).
+  const std::string sim_key = sim ? random_hex(16) : "";
   if (sim) {
-    po.env.push_back("GPULAB_SIM_REPORT=" + inside(out_dir / kSimFindings));
+    po.collect = {kSimReportFd, kSimReportLimit};
+    po.env.push_back("GPULAB_SIM_REPORT_FD=" + std::to_string(kSimReportFd));
+    po.env.push_back("GPULAB_SIM_REPORT_KEY=" + sim_key);
     // Blocks in a shuffled order, as a GPU may run them: code that relies on block 0 going
-    // first fails here too. Seeded by the dataset, so a regrade repeats the order.
+    // first fails here too. Seeded by the dataset's name, so a regrade repeats the order; never
+    // by its seed, which is drawn from the instructor's secret and not the run's to see.
     po.env.push_back("GPULAB_SIM_BLOCK_ORDER=shuffle");
-    po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(ds.seed));
+    po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(public_seed(ds.group + "/" + ds.name)));
   }
   const ProcessResult p = sandbox.run(po, box);
   collect_output(staged);
@@ -181,7 +210,8 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     std::error_code ec;
     std::filesystem::remove_all(samples_dir, ec);
   }
-  o.timed_out = p.timed_out;
+  o.process = p;
+  o.timed_out = limit.stopped(p);
   // Only regular files the run wrote, never through a link (run_output.h): a link left there
   // would lead the grader to whatever it names, an expected output or the reference's record.
   const RunOutput output(collected_out_dir);
@@ -189,15 +219,18 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     o.message = output.refused() + ".";
     return o;
   }
-  if (sim) o.sim_findings = read_sim_findings(output);
   o.result = read_result(output);
   const std::string status = o.result.is_object() ? o.result.value("status", "") : "";
+  const SimReport sim_report =
+      sim ? read_sim_findings(p, sim_key, p.ok() && status == "ok") : SimReport{};
+  o.sim_findings = sim_report.findings;
   if (stage && !stage->problem().empty()) {
     o.message = "your run failed: " + stage->problem();
     return o;
   }
   if (p.ok() && status == "ok") {
-    o.ran = true;
+    o.ran = sim_report.problem.empty();
+    o.message = sim_report.problem;
     return o;
   }
   // The runner rejects a command line it does not understand (exit 2, status "usage"): our
@@ -211,14 +244,9 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     return o;
   }
   if (o.result.is_object() && o.result.contains("message") && !p.timed_out && p.signal == 0)
-    o.message = "your code failed: " + o.result["message"].get<std::string>();
+    o.message = "your code failed: " + o.result["message"].get<std::string>() + output_tail(p);
   else
-    o.message = "the run " + p.describe() + ".";
-  if (!p.output.empty()) {
-    std::string tail =
-        p.output.size() > 2000 ? "..." + p.output.substr(p.output.size() - 2000) : p.output;
-    o.message += "\nIts output:\n" + tail;
-  }
+    o.message = run_failure(p, limit);
   return o;
 }
 
@@ -334,9 +362,8 @@ class Grading {
   // GPU parts run on a GPU, or on the CPU backend.
   bool gpu_parts_run() const { return sim() || device_.usable; }
 
-  uint64_t hidden_seed() {
-    if (o_.hidden_seed) return *o_.hidden_seed;
-    if (const auto seed = hidden_seed_from_env()) return *seed;
+  std::string hidden_seed() {
+    if (const auto secret = hidden_secret(o_.hidden_seed, log_)) return *secret;
     if (o_.include_hidden)
       log_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
               "hidden datasets use gpulab's default seed, which students can reproduce\n";
@@ -488,7 +515,7 @@ class Grading {
     for (int k = 1; k <= n; ++k) {
       DatasetSpec sample = *spec;
       sample.name = spec->name + ".sample-" + std::to_string(k);
-      sample.seed = derive_seed(hidden_seed_, "timed sample " + sample.name);
+      sample.seed = secret_seed(hidden_seed_, kTimedSamplePurpose, sample.name);
       log_ << "  preparing timed sample " << k << " of " << n << " on " << spec->name << "\n";
       found.push_back(dataset(*g, sample));
     }
@@ -562,9 +589,8 @@ class Grading {
         const DatasetDirs d = dataset(g, *ds);
         const auto out = work_ / "runs" / part.name / ds->name;
         const bool twice = ds == called_twice;
-        const RunOutcome o = run_runner(
-            sandbox_, paths_, student_.runner, o_.backend, part, d, out, false, {},
-            o_.run_timeout_s,
+        const RunOutcome o = correctness_run(
+            part, d, out,
             twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{});
         part_timed_out = o.timed_out;
         std::string line;
@@ -635,6 +661,76 @@ class Grading {
                               "visible",
                               {part.name, "performance"},
                               {}});
+  }
+
+  // One correctness run of the student's code on `d`, under its time limit (run_limit.h). On
+  // the CPU backend the limit follows the reference's CPU time there, measured only when needed:
+  // a run stopped at the floor before that time was known runs again where it allows more.
+  RunOutcome correctness_run(const PartSpec& part, const DatasetDirs& d,
+                             const std::filesystem::path& out,
+                             const std::vector<std::string>& flags) {
+    const auto limit_with = [&](std::optional<double> reference_s) {
+      return correctness_limit(o_.backend, o_.run_timeout_s, reference_s, reference_available(),
+                               lab_.sim_time_limit);
+    };
+    const auto run = [&](const RunLimit& limit) {
+      return run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out, false, {},
+                        limit, flags);
+    };
+    const std::optional<double> kept = kept_reference_cpu_s(part, d, flags);
+    const RunLimit first = limit_with(kept);
+    RunOutcome o = run(first);
+    if (!o.timed_out || !first.awaits_reference) return o;
+    const RunLimit known = limit_with(reference_cpu_s(part, d, flags));
+    if (known.cpu_s <= first.cpu_s) {  // the floor stands; the message says why
+      o.message = run_failure(o.process, known);
+      return o;
+    }
+    log_ << "  " << part.name << " on " << d.name << " again, stopped at the floor: " << known.why
+         << "\n";
+    std::filesystem::remove_all(out);
+    return run(known);
+  }
+
+  // The reference build a kept time belongs to (reference_time.h): the content of its runner,
+  // where it is built; none before that, so that looking a time up builds nothing.
+  std::optional<std::string> reference_build() {
+    if (!reference_build_.empty()) return reference_build_;
+    const auto prebuilt = paths_.reference_runner(lab_.id, o_.backend);
+    if (reference_.empty() && !std::filesystem::exists(prebuilt)) return std::nullopt;
+    reference_build_ = content_hash(reference_runner());
+    return reference_build_;
+  }
+
+  // The reference's CPU time on `d` where it is kept already, on the CPU backend without
+  // --timeout; nothing is built or run for it.
+  std::optional<double> kept_reference_cpu_s(const PartSpec& part, const DatasetDirs& d,
+                                             const std::vector<std::string>& flags) {
+    if (!sim() || o_.run_timeout_s || !reference_available()) return std::nullopt;
+    const auto build = reference_build();
+    if (!build) return std::nullopt;
+    return kept_reference_cpu_time(d, {part.name, flags, *build});
+  }
+
+  // The reference's CPU time on `d`, kept or measured now: one run of the reference's runner as
+  // the student's is run (the same flags), with the CPU backend's checks, outputs unchecked.
+  double reference_cpu_s(const PartSpec& part, const DatasetDirs& d,
+                         const std::vector<std::string>& flags) {
+    reference_runner();  // built first: the time is kept under its build
+    return reference_cpu_time(d, {part.name, flags, *reference_build()}, [&] {
+      log_ << "  timing the reference's " << part.name << " on " << d.name
+           << " on the CPU backend, once: the time limit follows it\n";
+      const RunOutcome r = run_runner(sandbox_, paths_, reference_runner(), o_.backend, part, d,
+                                      work_ / "reference-runs" / part.name / d.group / d.name,
+                                      false, {}, RunLimit::clock(kReferenceRunLimitS), flags);
+      if (!r.ran)
+        throw std::runtime_error("the reference failed its run on " + d.name + ": " + r.message);
+      // The runner's own count: a sandboxed run's CPU time does not reach the grader.
+      const auto cpu_s = r.result.find(kCpuSecondsKey);
+      if (cpu_s == r.result.end() || !cpu_s->is_number())
+        throw std::runtime_error("the reference's runner reported no CPU time on " + d.name);
+      return cpu_s->get<double>();
+    });
   }
 
   // The dataset on which grade_part calls the part's function twice: the second wanted dataset
@@ -760,7 +856,7 @@ class Grading {
     const nlohmann::json graded = graded_policy(timing);
     const std::vector<DatasetDirs>& samples = timing_samples(d, timing);
     o = run_runner(sandbox_, paths_, student_.runner, o_.backend, part, d, out, true, graded,
-                   o_.timed_run_timeout_s, {}, samples);
+                   RunLimit::clock(o_.timed_run_timeout_s), {}, samples);
     if (!o.ran) {
       row.result = "error";
       why = "Not timed: " + o.message;
@@ -802,7 +898,7 @@ class Grading {
                             const nlohmann::json& timing) {
     const RunOutcome o = run_runner(sandbox_, paths_, baseline_runner(), o_.backend, part, d,
                                     work_ / "timed" / part.name / "baseline", true, timing,
-                                    o_.timed_run_timeout_s, {kTimeBaselineFlag});
+                                    RunLimit::clock(o_.timed_run_timeout_s), {kTimeBaselineFlag});
     if (!o.ran) throw std::runtime_error("the lab's baseline failed its timed run: " + o.message);
     if (!o.result.contains("baseline"))
       throw std::runtime_error("the runner of " + part.name +
@@ -915,7 +1011,7 @@ class Grading {
         if (who == Timed::reference) {
           o = run_runner(sandbox_, paths_, reference_runner(), o_.backend, part, d,
                          work_ / "timed" / part.name / "reference", true, graded_policy(timing),
-                         o_.timed_run_timeout_s, {}, timing_samples(d, timing));
+                         RunLimit::clock(o_.timed_run_timeout_s), {}, timing_samples(d, timing));
           if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
           reference.push_back(timing_median(o));
           reference_work = o.result.value("work", 0.0);
@@ -983,26 +1079,16 @@ class Grading {
   Paths paths_;
   LabConfig lab_;
   DeviceInfo device_;
-  uint64_t hidden_seed_ = 0;
+  std::string hidden_seed_;
   Sandbox sandbox_;
   std::filesystem::path work_, reference_, baseline_;
+  std::string reference_build_;                              // reference_build(), once known
   std::map<std::string, std::vector<DatasetDirs>> samples_;  // timing_samples(), by dataset
   bool remove_work_ = false;
   BuildResult student_;
 };
 
 }  // namespace
-
-std::optional<uint64_t> hidden_seed_from_env() {
-  const char* s = std::getenv("GPULAB_HIDDEN_SEED");
-  if (!s || !*s) return std::nullopt;
-  char* end = nullptr;
-  const unsigned long long seed = std::strtoull(s, &end, 10);
-  if (*end != '\0' || *s == '-')
-    throw std::runtime_error(std::string("GPULAB_HIDDEN_SEED=") + s +
-                             " is not a non-negative integer");
-  return seed;
-}
 
 Report grade(const GradeOptions& options, std::ostream& log) {
   Report report;
@@ -1011,7 +1097,17 @@ Report grade(const GradeOptions& options, std::ostream& log) {
     g.run(report);
   } catch (const std::exception& e) {
     report.grader_error = e.what();
+  } catch (const Stopped& s) {  // the tests finished before it stay
+    report.stopped_by = s.signal;
   }
+  return report;
+}
+
+Report stopped_report(const GradeOptions& options, int signal) {
+  Report report;
+  report.stopped_by = signal;
+  report.environment = {
+      {"version", GPULAB_VERSION}, {"lab", options.lab}, {"backend", options.backend}};
   return report;
 }
 

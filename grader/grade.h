@@ -19,10 +19,13 @@ struct GradeOptions {
   std::vector<std::string> parts;    // empty: every part
   std::string dataset;               // non-empty: only this dataset (gpulab run)
   bool include_hidden = true;        // gpulab run leaves hidden datasets out
-  std::optional<uint64_t> hidden_seed;
+  // The instructor's secret, any text (secret.h); none: GPULAB_HIDDEN_SEED, else gpulab's default.
+  std::optional<std::string> hidden_seed;
   bool require_gpu = false;  // GPU parts without a GPU score zero instead of being left out
   bool performance = true;
-  double run_timeout_s = 60;         // one correctness run
+  // One correctness run's limit on the clock (gpulab grade --timeout); none: the rule of
+  // run_limit.h, which on the CPU backend follows the reference's time.
+  std::optional<double> run_timeout_s;
   double timed_run_timeout_s = 180;  // one timed run
   std::filesystem::path work_dir;    // empty: a fresh temporary directory, removed afterwards
   std::string backend = "cuda";
@@ -34,12 +37,13 @@ struct GradeOptions {
   std::filesystem::path gpu_lock;
 };
 
-// The hidden seed in GPULAB_HIDDEN_SEED, when it is set; throws when it is not a non-negative
-// integer.
-std::optional<uint64_t> hidden_seed_from_env();
-
-// Never throws: a failure of the grader itself is recorded in Report::grader_error.
-// Progress lines go to `log`.
+// Never throws: a failure of the grader itself is recorded in Report::grader_error, a stop
+// (stop_signals.h) in Report::stopped_by with the tests finished before it. Progress lines go
+// to `log`.
 Report grade(const GradeOptions& options, std::ostream& log);
+
+// The report of a grading stopped by `signal` that could not come back to write its own: the
+// lab, the backend and the signal, no tests, no score.
+Report stopped_report(const GradeOptions& options, int signal);
 
 }  // namespace gpulab

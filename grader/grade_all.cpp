@@ -16,14 +16,15 @@
 #include "class_table.h"
 #include "content_hash.h"
 #include "device.h"
+#include "exit_status.h"
 #include "grade.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
 #include "report.h"
-#include "rng.h"
 #include "roster.h"
+#include "secret.h"
 
 namespace gpulab {
 
@@ -53,15 +54,10 @@ std::optional<json> read_json(const fs::path& file) {
   }
 }
 
-// The seed as the record keeps it: mixed, so grading.json does not spell out the hidden seed
-// (it is for telling configurations apart, not for keeping a secret: keep OUT private).
-std::string seed_fingerprint(const std::optional<uint64_t>& seed) {
-  return seed ? std::to_string(derive_seed(*seed, "gpulab grade-all record")) : "default";
-}
-
-std::optional<uint64_t> effective_seed(const GradeAllOptions& o) {
-  if (o.hidden_seed) return o.hidden_seed;
-  return hidden_seed_from_env();
+// The seed as the record keeps it: an HMAC under it (secret.h), which tells seeds apart and
+// gives none back, so grading.json may be seen by anyone.
+std::string seed_fingerprint(const std::optional<std::string>& seed) {
+  return seed ? secret_fingerprint(*seed, "gpulab grade-all record") : "default";
 }
 
 // The UUIDs of the GPUs this process sees; none on the sim backend or without a GPU.
@@ -100,7 +96,7 @@ class ClassGrading {
   int run(std::ostream& progress_out, bool tty) {
     const Paths paths = Paths::current();
     for (const auto& lab : o_.labs) LabConfig::load(paths.lab_dir(lab) / "lab.json");
-    seed_ = effective_seed(o_);
+    seed_ = hidden_secret(o_.hidden_seed, out_);
     if (!seed_)
       out_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
               "hidden datasets use gpulab's default seed, which students can reproduce\n";
@@ -127,6 +123,11 @@ class ClassGrading {
     for (unsigned i = 0; i < workers; ++i) threads.emplace_back([this] { work(); });
     for (auto& t : threads) t.join();
     progress.close();
+    if (const int signal = stop_signal()) {
+      out_ << "stopped by " << signal_name(signal) << ": graded " << graded_ << " now; the "
+           << "submissions not finished are graded when the same command runs again\n";
+      return kExitStopped;
+    }
 
     ClassTable table(o_.labs);
     for (const auto& j : jobs)
@@ -138,7 +139,7 @@ class ClassGrading {
          << "reports: " << (o_.out / "<lab>" / "<student>" / kReport).string() << "\n"
          << "class:   " << (o_.out / "class.csv").string() << ", "
          << (o_.out / "class.html").string() << "\n";
-    return failures_ ? 1 : 0;
+    return failures_ ? kExitFailed : kExitOk;
   }
 
  private:
@@ -177,7 +178,7 @@ class ClassGrading {
       int gpu = -1;
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (next_ >= todo_->size()) return;
+        if (next_ >= todo_->size() || stop_signal()) return;
         job = (*todo_)[next_++];
         if (!gpus_.empty()) {
           gpu = static_cast<int>(std::min_element(gpu_load_.begin(), gpu_load_.end()) -
@@ -189,6 +190,9 @@ class ClassGrading {
       std::string line;
       try {
         line = grade(*job, gpu);
+      } catch (const Stopped& s) {  // no record: graded again on the next run
+        line = job->lab + "/" + job->student + ": stopped (" + signal_name(s.signal) +
+               "), graded again on the next run";
       } catch (const std::exception& e) {  // the output directory itself failed us
         std::lock_guard<std::mutex> lock(mutex_);
         ++failures_;
@@ -219,11 +223,13 @@ class ClassGrading {
                                      o_.backend,
                                      "--grade-all-parent",
                                      std::to_string(getpid())};
-    if (seed_) argv.insert(argv.end(), {"--hidden-seed", std::to_string(*seed_)});
     if (!o_.performance) argv.push_back("--no-time");
     if (o_.require_gpu) argv.push_back("--require-gpu");
     if (o_.allow_unsandboxed) argv.push_back("--allow-unsandboxed");
+    // The secret in the grader's environment, which other users cannot read, not on its
+    // command line, which they can (ps).
     std::vector<std::string> env;
+    if (seed_) env.push_back("GPULAB_HIDDEN_SEED=" + *seed_);
     if (gpu >= 0) {
       argv.insert(argv.end(),
                   {"--gpu-lock",
@@ -236,15 +242,17 @@ class ClassGrading {
     po.timeout_s = o_.submission_timeout_s;
     po.output_limit = size_t{1} << 20;
     po.env = env;
+    po.stop_grace_s = kStopGraceS + 1;  // time to end its own children and write its report
     const ProcessResult p = run_process(po);
     write_file_atomically(j.dir / kLog,
                           p.output + "\n[gpulab grade-all: gpulab grade " + p.describe() + "]\n");
 
-    // The grader's own report, when it finished and wrote one (exit 1: a report that says the
-    // grader failed); anything else is a grader that crashed, hung or was killed.
+    // The grader's own report, when it finished and wrote one (kExitFailed: a report that says
+    // the grader failed; kExitStopped: that it was stopped, by a signal not grade-all's);
+    // anything else is a grader that crashed, hung or was killed.
     std::optional<json> report;
     if (p.start_error.empty() && !p.timed_out && p.signal == 0 &&
-        (p.exit_code == 0 || p.exit_code == 1))
+        (p.exit_code == kExitOk || p.exit_code == kExitFailed || p.exit_code == kExitStopped))
       report = read_json(j.dir / kPartial);
     if (report && report->is_object() && report->contains("tests")) {
       fs::rename(j.dir / kPartial, j.dir / kReport);
@@ -273,9 +281,9 @@ class ClassGrading {
     if (ok) record["score"] = (*report)["score"];
     if (gpu >= 0) record["gpu"] = gpus_[gpu];
     write_file_atomically(j.dir / kRecord, record.dump(2) + "\n");
-    if (!ok) {
+    {
       std::lock_guard<std::mutex> lock(mutex_);
-      ++failures_;
+      ++(ok ? graded_ : failures_);
     }
     return j.lab + "/" + j.student + ": " +
            (ok ? format_points((*report)["score"].get<double>()) + " / " + format_points(max)
@@ -285,7 +293,7 @@ class ClassGrading {
 
   const GradeAllOptions& o_;
   std::ostream& out_;
-  std::optional<uint64_t> seed_;
+  std::optional<std::string> seed_;
   std::vector<std::string> gpus_;
   std::vector<int> gpu_load_;  // graders given each GPU, running now
   Progress* progress_ = nullptr;
@@ -293,6 +301,7 @@ class ClassGrading {
   std::mutex mutex_;
   size_t next_ = 0;
   int failures_ = 0;
+  int graded_ = 0;  // in this run, with a score
 };
 
 }  // namespace

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "stop_signals.h"
+
 namespace gpulab {
 
 struct GradeAllOptions {
@@ -36,16 +38,24 @@ struct GradeAllOptions {
   std::vector<std::string> labs;
   unsigned jobs = 0;  // graders at once; 0: one per CPU core
   std::string backend = "cuda";
-  std::optional<uint64_t> hidden_seed;  // none: GPULAB_HIDDEN_SEED, else gpulab's default
+  std::optional<std::string> hidden_seed;  // none: GPULAB_HIDDEN_SEED, else gpulab's default
   bool performance = true;
   bool require_gpu = false;
   bool allow_unsandboxed = false;          // passed on to gpulab grade
   double submission_timeout_s = 4 * 3600;  // one student's whole grading of one lab
 };
 
+// Stopped (stop_signals.h: SIGTERM, SIGINT), grade-all starts no more graders and sends each
+// running one SIGTERM, with time to write its report; a submission whose grading was stopped
+// keeps no new report or record (results.json.partial holds what the grader wrote), so the
+// next run grades it again. The class CSV and HTML are left as they were.
+// How long a stopped grade-all waits for its graders: longer than each takes to stop itself.
+constexpr double kGradeAllStopGraceS = kStopGraceS + 3;
+
 // Progress goes to `progress` (a bar on a terminal, lines otherwise), warnings and the summary
-// to `out`. Returns 0 when every submission was graded, 1 when the grader failed on some (their
-// reports say so), and throws std::runtime_error when it cannot start (a bad roster or lab).
+// to `out`. Returns kExitOk when every submission was graded, kExitFailed when the grader failed
+// on some (their reports say so), kExitStopped when stopped (exit_status.h), and throws
+// std::runtime_error when it cannot start (a bad roster or lab).
 int grade_all(const GradeAllOptions& options, std::ostream& out, std::ostream& progress,
               bool progress_is_tty);
 

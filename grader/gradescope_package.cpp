@@ -21,14 +21,16 @@ std::string read_text(const std::filesystem::path& file) {
 
 }  // namespace
 
-int make_gradescope_package(const std::string& lab, uint64_t hidden_seed,
+int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
                             const std::filesystem::path& out, std::ostream& log) {
   const Paths paths = Paths::current();
   LabConfig::load(paths.lab_dir(lab) / "lab.json");  // the lab exists and its lab.json is sound
   const std::vector<std::pair<std::string, std::string>> values = {
       {"GPULAB_LAB", lab},
-      {"GPULAB_HIDDEN_SEED", std::to_string(hidden_seed)},
-      {"GPULAB_VERSION", GPULAB_VERSION}};
+      {"GPULAB_VERSION", GPULAB_VERSION},
+      // Any text, as one word of the script; filled last, so no text of it is taken for another
+      // placeholder.
+      {"GPULAB_HIDDEN_SEED", shell_quote(hidden_seed)}};
   std::vector<ArchiveFile> files;
   for (const char* script : {"setup.sh", "run_autograder"}) {
     const auto file = paths.source / "packaging" / "gradescope" / script;

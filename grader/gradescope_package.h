@@ -10,7 +10,7 @@
 
 namespace gpulab {
 
-int make_gradescope_package(const std::string& lab, uint64_t hidden_seed,
+int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
                             const std::filesystem::path& out, std::ostream& log);
 
 }  // namespace gpulab

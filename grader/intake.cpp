@@ -14,6 +14,7 @@
 
 #include "archive_name.h"
 #include "archive_reader.h"
+#include "safe_text.h"
 
 namespace gpulab {
 
@@ -44,18 +45,7 @@ std::string listed(const std::vector<std::string>& names) {
 // An entry's name as the student wrote it, quoted, with control characters escaped and a very
 // long name cut: it is untrusted text going into a report.
 std::string shown(const std::string& name) {
-  std::string out = "\"";
-  for (size_t i = 0; i < name.size() && i < 160; ++i) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + (name.size() > 160 ? "...\"" : "\"");
+  return "\"" + quote_head(name, 160) + "\"";
 }
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 
 namespace gpulab {
 
@@ -69,12 +70,17 @@ double PerformanceCurve::fraction(double ratio) const {
 }
 
 LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
-  Reader r(lab_json);
-  std::ifstream in(lab_json);
+  std::ifstream in(lab_json, std::ios::binary);
   if (!in) throw LabConfigError(lab_json.string() + ": cannot open");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse(text, lab_json);
+}
+
+LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path& lab_json) {
+  Reader r(lab_json);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
@@ -140,6 +146,11 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     } else {
       s.tolerance.terms = r.str(t, "terms", where + ".tolerance");
     }
+    if (t.contains("heads")) {
+      s.tolerance.heads = r.str(t, "heads", where + ".tolerance");
+      if (!s.tolerance.prefix_terms())
+        r.fail(where + ".tolerance.heads", "only a prefix sum (\"terms\": \"prefix\") has heads");
+    }
     if (t.contains("position")) {
       if (!t["position"].is_boolean())
         r.fail(where + ".tolerance.position", "must be true or false");
@@ -187,6 +198,8 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     if (vis != "public" && vis != "hidden")
       r.fail(where + ".visibility", "must be \"public\" or \"hidden\"");
     gs.hidden = vis == "hidden";
+    if (groups[g].contains("timing") && !groups[g]["timing"].is_boolean())
+      r.fail(where + ".timing", "must be true or false");
     gs.timing = groups[g].value("timing", false);
     gs.backends = r.strings(r.field(groups[g], "backends", where), where + ".backends");
     const auto& ds = r.field(groups[g], "datasets", where);
@@ -210,6 +223,14 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
   }
 
   c.timing = r.field(j, "timing", "lab");
+  if (!c.timing.is_object()) r.fail("timing", "must be an object");
+  if (c.timing.contains("ceiling_per_s")) {
+    const auto& ceiling = c.timing["ceiling_per_s"];
+    if (!ceiling.is_object()) r.fail("timing.ceiling_per_s", "must be an object");
+    for (const char* kind : {"gpu", "cpu"})
+      if (ceiling.contains(kind) && !ceiling[kind].is_number())
+        r.fail(std::string("timing.ceiling_per_s.") + kind, "must be a number");
+  }
   const auto& rubric = r.field(j, "rubric", "lab");
   for (const auto& p : c.parts) {
     const auto& pr = r.field(rubric, p.name, "rubric");
@@ -237,9 +258,10 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
         e.performance = value.get<double>();
         continue;
       }
-      const bool known = std::any_of(c.groups.begin(), c.groups.end(), [&](const GroupSpec& g) {
-        return g.name == key && !g.timing;
-      });
+      // By name: a lambda may not capture a structured binding before C++20 (clang refuses).
+      const bool known =
+          std::any_of(c.groups.begin(), c.groups.end(),
+                      [&, &name = key](const GroupSpec& g) { return g.name == name && !g.timing; });
       if (!known)
         r.fail(where,
                "is neither \"performance\", \"speedup\", \"scalability\" nor a correctness "
@@ -254,6 +276,13 @@ LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
     c.curve.zero_past_ratio = r.num(pc, "zero_past_ratio", "performance_curve");
     if (!(c.curve.full_at_ratio >= 1) || !(c.curve.zero_past_ratio > c.curve.full_at_ratio))
       r.fail("performance_curve", "needs 1 <= full_at_ratio < zero_past_ratio");
+  }
+  if (j.contains("sim_time_limit")) {
+    const auto& st = j["sim_time_limit"];
+    c.sim_time_limit.over_reference = r.num(st, "over_reference", "sim_time_limit");
+    c.sim_time_limit.floor_s = r.num(st, "floor_s", "sim_time_limit");
+    if (!(c.sim_time_limit.over_reference >= 1) || !(c.sim_time_limit.floor_s > 0))
+      r.fail("sim_time_limit", "needs over_reference >= 1 and floor_s > 0");
   }
   return c;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "run_limit.h"
+
 namespace gpulab {
 
 // A broken lab.json: what() names the file and the field.
@@ -37,9 +39,15 @@ struct ToleranceSpec {
   // What counts the summed terms n: a dataset parameter (the same n for every element), or
   // "expected:<name>": an array <name>.npy the oracle writes beside the expected output, one n
   // per element (a cutoff sum adds a different number of terms at every point), or, when
-  // lab.json gives a number, that constant (1 for a scan, whose bound K u sum|x_i| has no sqrt(n)
-  // factor: a scan's error follows the depth of its adds, not their count).
+  // lab.json gives a number, that constant (1: no sqrt(n) factor, for sums whose order of adds
+  // is known to keep the error small, or whose K covers the worst order), or "prefix": the
+  // output is a prefix sum (a scan) and element k's count is its prefix's terms up to k, with
+  // prefixes restarting where the dataset's input array `heads` (<heads>.npy, uint8, the
+  // output's shape) is nonzero, if given (harness/compare.h, PerElementBound::prefix).
   std::string terms;
+  std::string heads;
+  static constexpr const char* kPrefixTerms = "prefix";
+  bool prefix_terms() const { return terms == kPrefixTerms; }
   double terms_constant = 0;  // > 0 when lab.json gives a number
   static constexpr const char* kPerElementPrefix = "expected:";
   bool per_element_terms() const { return terms.rfind(kPerElementPrefix, 0) == 0; }
@@ -130,8 +138,12 @@ struct LabConfig {
   nlohmann::json timing;  // the runner's timing policy plus work/ceiling fields
   std::map<std::string, PartRubric> rubric;
   PerformanceCurve curve;
+  SimTimeLimit sim_time_limit;  // a correctness run's limit on the CPU backend (run_limit.h)
 
   static LabConfig load(const std::filesystem::path& lab_json);
+  // The same from lab.json's content; `lab_json` is where it belongs (the lab's folder, and
+  // what messages call it).
+  static LabConfig parse(const std::string& text, const std::filesystem::path& lab_json);
   const PartSpec* part(const std::string& name) const;
   double part_points(const std::string& part) const;  // correctness and timed points
   // The dataset of a timing group with this name that applies to `part`; null when none.

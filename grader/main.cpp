@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "dataset_store.h"
+#include "exit_status.h"
 #include "grade.h"
 #include "grade_all.h"
 #include "gradescope_package.h"
@@ -19,6 +20,8 @@
 #include "paths.h"
 #include "progress.h"
 #include "rubric.h"
+#include "secret.h"
+#include "stop_signals.h"
 #include "student_kit.h"
 
 namespace {
@@ -44,17 +47,28 @@ int cmd_labs() {
 }
 
 int finish(const Report& report, const std::string& out, bool table) {
+  finishing();  // a late stop signal now waits for this report (stop_signals.h)
   if (!out.empty()) {
     write_report(out, report);
     std::cout << "wrote " << out << "\n";
   }
   if (table && !report.rows.empty()) std::cout << report.table();
   std::cout << report.summary();
-  return report.grader_error.empty() ? 0 : 1;
+  return report.stopped_by ? kExitStopped : report.grader_error.empty() ? kExitOk : kExitFailed;
 }
 
-int cmd_datasets(const std::string& id, const std::string& out, std::optional<uint64_t> seed,
-                 const std::string& group) {
+// From here a SIGTERM or SIGINT stops the grading with a report that says so (stop_signals.h);
+// should the grader not come back in time, the report is the lab and the signal alone.
+void stop_grading_on_signals(const GradeOptions& o, const std::string& out) {
+  stop_on_signals(kStopGraceS, [o, out](int signal) {
+    if (!out.empty()) write_report(out, stopped_report(o, signal));
+    std::cerr << "gpulab: stopped by " << signal_name(signal) << " before the grading finished"
+              << (out.empty() ? "" : "; wrote " + out) << "\n";
+  });
+}
+
+int cmd_datasets(const std::string& id, const std::string& out,
+                 const std::optional<std::string>& seed, const std::string& group) {
   const LabConfig lab = load_lab(id);
   for (const auto& g : lab.groups) {
     if (!group.empty() && g.name != group) continue;
@@ -63,8 +77,8 @@ int cmd_datasets(const std::string& id, const std::string& out, std::optional<ui
       continue;
     }
     for (const auto& ds : g.datasets) {
-      const DatasetDirs d = materialize(lab, g, ds, seed.value_or(0), out);
-      std::cout << d.input.parent_path().string() << "  (seed " << d.seed << ")\n";
+      const DatasetDirs d = materialize(lab, g, ds, seed.value_or(""), out);
+      std::cout << d.input.parent_path().string() << "\n";
     }
   }
   return 0;
@@ -134,7 +148,7 @@ int main(int argc, char** argv) {
 #endif
   std::string run_out, grade_out;
   bool run_no_time = false;
-  uint64_t hidden_seed = 0;
+  std::string hidden_seed;
   auto* run = app.add_subcommand("run",
                                  "Build your lab files and check them on the public "
                                  "datasets, with times where a GPU is present");
@@ -159,12 +173,19 @@ int main(int argc, char** argv) {
       ->required();
   grade_cmd->add_option("--out", grade_out, "The report to write")->required();
   grade_cmd->add_option("--part", grade_o.parts, "Only these parts");
-  grade_cmd->add_option("--hidden-seed", hidden_seed, "Seed of the hidden datasets");
+  grade_cmd->add_option("--hidden-seed", hidden_seed,
+                        "The secret the hidden datasets are drawn from: any text, best long and "
+                        "random (openssl rand -hex 16)");
   grade_cmd->add_option("--backend", grade_o.backend, "cuda")
       ->check(CLI::IsMember({"cuda", "sim"}));
   grade_cmd->add_flag("--require-gpu", grade_o.require_gpu,
                       "Score GPU parts zero, rather than leave them out, without a GPU");
-  grade_cmd->add_option("--timeout", grade_o.run_timeout_s, "Seconds per correctness run");
+  double grade_timeout_s = 0;
+  grade_cmd
+      ->add_option("--timeout", grade_timeout_s,
+                   "Seconds on the clock per correctness run (default: 60 on the GPU; on the CPU "
+                   "backend a CPU time limit that follows the reference's, docs/GRADING.md)")
+      ->check(CLI::PositiveNumber);
   grade_cmd->add_option("--work-dir", grade_o.work_dir, "Keep build and run files here");
   bool grade_no_time = false;
   grade_cmd->add_flag("--no-time", grade_no_time, "Correctness only: skip the timed runs");
@@ -180,7 +201,7 @@ int main(int argc, char** argv) {
   GradeAllOptions all_o;
   all_o.backend = grade_o.backend;
   bool all_no_time = false;
-  uint64_t all_seed = 0;
+  std::string all_seed;
   auto* all_cmd = app.add_subcommand(
       "grade-all", "Grade a class: every student of a roster for each lab, resumable");
   all_cmd->add_option("--roster", all_o.roster, "Directory with one entry per student")->required();
@@ -190,7 +211,7 @@ int main(int argc, char** argv) {
   all_cmd->add_option("--backend", all_o.backend, "cuda or sim")
       ->check(CLI::IsMember({"cuda", "sim"}));
   auto* all_seed_opt =
-      all_cmd->add_option("--hidden-seed", all_seed, "Seed of the hidden datasets");
+      all_cmd->add_option("--hidden-seed", all_seed, "The hidden datasets' secret (as grade)");
   all_cmd->add_flag("--no-time", all_no_time, "Correctness only: skip the timed runs");
   all_cmd->add_flag("--require-gpu", all_o.require_gpu,
                     "Score GPU parts zero, rather than leave them out, without a GPU");
@@ -202,12 +223,13 @@ int main(int argc, char** argv) {
   auto* package_cmd = app.add_subcommand("package", "Package an autograder for a course platform");
   package_cmd->require_subcommand(1);
   std::string gs_lab, gs_out;
-  uint64_t gs_seed = 0;
+  std::string gs_seed;
   auto* gs_cmd = package_cmd->add_subcommand(
       "gradescope", "A Gradescope autograder zip for one lab (CPU backend: Gradescope has no GPU)");
   gs_cmd->add_option("lab", gs_lab, "Lab id")->required();
   gs_cmd->add_option("--out", gs_out, "The zip to write (autograder.zip)")->required();
-  auto* gs_seed_opt = gs_cmd->add_option("--hidden-seed", gs_seed, "Seed of the hidden datasets");
+  auto* gs_seed_opt =
+      gs_cmd->add_option("--hidden-seed", gs_seed, "The hidden datasets' secret (as grade)");
 
   std::string dist_out;
   auto* dist_cmd = app.add_subcommand(
@@ -221,11 +243,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--runner", bench_o.runner, "Bench this runner instead of the reference");
 
   std::string ds_lab, ds_out, ds_group;
-  uint64_t ds_seed = 0;
+  std::string ds_seed;
   auto* ds_cmd = app.add_subcommand("datasets", "Generate a lab's datasets and expected outputs");
   ds_cmd->add_option("lab", ds_lab, "Lab id")->required();
   ds_cmd->add_option("--out", ds_out, "Directory")->required();
-  auto* seed_opt = ds_cmd->add_option("--seed", ds_seed, "Seed for the hidden datasets");
+  auto* seed_opt =
+      ds_cmd->add_option("--seed", ds_seed, "The hidden datasets' secret (grade's --hidden-seed)");
   ds_cmd->add_option("--group", ds_group, "Only this group");
 
   std::string rubric_lab;
@@ -242,25 +265,32 @@ int main(int argc, char** argv) {
       run_o.include_hidden = false;
       run_o.allow_unsandboxed = !run_require_sandbox;
       run_o.performance = !run_no_time;
+      stop_grading_on_signals(run_o, run_out);
       const Report r = grade(run_o, std::cerr);
       return finish(r, run_out, true);
     }
     if (grade_cmd->parsed()) {
       if (grade_all_parent) die_with_parent(grade_all_parent);
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
+      if (grade_cmd->count("--timeout")) grade_o.run_timeout_s = grade_timeout_s;
       grade_o.performance = !grade_no_time;
+      stop_grading_on_signals(grade_o, grade_out);
       Report r = grade(grade_o, std::cerr);
       return finish(r, grade_out, false);
     }
     if (all_cmd->parsed()) {
       if (all_seed_opt->count()) all_o.hidden_seed = all_seed;
       all_o.performance = !all_no_time;
+      // Its graders get SIGTERM and time to write their reports before the last words.
+      stop_on_signals(kGradeAllStopGraceS, [](int signal) {
+        std::cerr << "gpulab grade-all: stopped by " << signal_name(signal)
+                  << "; the submissions not finished are graded on the next run\n";
+      });
       return grade_all(all_o, std::cout, std::cerr, Progress::is_tty(2));
     }
     if (gs_cmd->parsed()) {
-      std::optional<uint64_t> seed;
-      if (gs_seed_opt->count()) seed = gs_seed;
-      if (!seed) seed = hidden_seed_from_env();
+      const std::optional<std::string> seed = hidden_secret(
+          gs_seed_opt->count() ? std::optional<std::string>(gs_seed) : std::nullopt, std::cerr);
       if (!seed) {
         std::cerr << "gpulab package gradescope: give the hidden seed (--hidden-seed S or "
                      "GPULAB_HIDDEN_SEED): without one, hidden datasets would use gpulab's "
@@ -274,12 +304,15 @@ int main(int argc, char** argv) {
     if (sim_bench_cmd->parsed()) return cmd_sim_bench();
     if (ds_cmd->parsed())
       return cmd_datasets(ds_lab, ds_out,
-                          seed_opt->count() ? std::optional<uint64_t>(ds_seed) : std::nullopt,
+                          seed_opt->count() ? hidden_secret(ds_seed, std::cerr) : std::nullopt,
                           ds_group);
     if (rubric_cmd->parsed()) return cmd_rubric(rubric_lab, rubric_update);
   } catch (const std::exception& e) {
     std::cerr << "gpulab: " << e.what() << "\n";
-    return 1;
+    return kExitFailed;
+  } catch (const Stopped& s) {
+    std::cerr << "gpulab: stopped by " << signal_name(s.signal) << "\n";
+    return kExitStopped;
   }
-  return 0;
+  return kExitOk;
 }

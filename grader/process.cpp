@@ -6,13 +6,35 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
+#include <set>
+
+#include "safe_text.h"
+#include "stop_signals.h"
 
 namespace gpulab {
+
+namespace {
+
+// The children run_process is running (each leads its process group), for
+// kill_running_processes; once that ran, `closed` and no child is started.
+std::mutex running_mutex;
+std::set<pid_t> running;
+bool closed = false;
+
+}  // namespace
+
+void kill_running_processes() {
+  std::lock_guard<std::mutex> lock(running_mutex);
+  closed = true;
+  for (const pid_t pid : running) kill(-pid, SIGKILL);
+}
 
 std::string ProcessResult::describe() const {
   if (!start_error.empty()) return "could not be started: " + start_error;
@@ -89,10 +111,10 @@ ProcessResult run_process(const ProcessOptions& o) {
   // The child's extra descriptors, as (what the parent made, the number the child sees); the
   // parent's ends to close once the child has them.
   std::vector<std::pair<int, int>> child_fds;
-  int request_read = -1, reply_write = -1;
+  int request_read = -1, reply_write = -1, collect_read = -1;
   const auto close_all = [&] {
     for (const auto& [fd, number] : child_fds) close(fd);
-    for (int fd : {request_read, reply_write, fds[0], fds[1], err_fds[0], err_fds[1]})
+    for (int fd : {request_read, reply_write, collect_read, fds[0], fds[1], err_fds[0], err_fds[1]})
       if (fd >= 0) close(fd);
   };
   for (const auto& [number, bytes] : o.fd_inputs) {
@@ -122,6 +144,16 @@ ProcessResult run_process(const ProcessOptions& o) {
     child_fds.emplace_back(req[1], o.requests.first);
     child_fds.emplace_back(rep[0], o.requests.second);
   }
+  if (o.collect.first >= 0) {
+    int c[2];
+    if (pipe2(c, O_CLOEXEC) != 0 || fchmod(c[0], S_IWUSR) != 0) {
+      r.start_error = std::string("pipe: ") + std::strerror(errno);
+      close_all();
+      return r;
+    }
+    collect_read = c[0];
+    child_fds.emplace_back(c[1], o.collect.first);
+  }
   std::vector<char*> argv;
   for (const auto& a : o.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -140,14 +172,22 @@ ProcessResult run_process(const ProcessOptions& o) {
   envp.push_back(nullptr);
 
   const auto t0 = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> registry(running_mutex);
+  if (closed || stop_signal()) {
+    registry.unlock();
+    close_all();
+    throw Stopped{stop_signal()};
+  }
   const pid_t pid = fork();
   if (pid < 0) {
     r.start_error = std::string("fork: ") + std::strerror(errno);
+    registry.unlock();
     close_all();
     return r;
   }
   if (pid == 0) {
     setsid();  // its own session and process group, so a timeout can kill everything it started
+    unblock_stop_signals();  // blocked in the grader, for its own thread to take
     dup2(fds[1], 1);
     dup2(fds[1], 2);
     const int devnull = open("/dev/null", O_RDONLY);
@@ -189,6 +229,8 @@ ProcessResult run_process(const ProcessOptions& o) {
     execvpe(argv[0], argv.data(), envp.data());
     fail();
   }
+  running.insert(pid);
+  registry.unlock();
   close(fds[1]);
   close(err_fds[1]);
   for (const auto& [fd, number] : child_fds) close(fd);
@@ -202,9 +244,46 @@ ProcessResult run_process(const ProcessOptions& o) {
   int status = 0;
   bool exited = false;
   char buf[65536];
+  // Keeps what fits of the n bytes just read into buf.
+  const auto keep = [&](size_t n) {
+    r.output_bytes += n;
+    // Once cut, nothing more: the cut may have left room that a later read would fill.
+    const size_t room = r.output_truncated                 ? 0
+                        : o.output_limit > r.output.size() ? o.output_limit - r.output.size()
+                                                           : 0;
+    r.output.append(buf, std::min(room, n));
+    if (n > room && !r.output_truncated) {
+      r.output_truncated = true;
+      // Cut between characters: the first byte left out tells whether the cut split one.
+      r.output.resize(utf8_head(r.output + buf[room], r.output.size()).size());
+    }
+  };
+  // Reads what the collect pipe holds (up to its limit); false, with the pipe closed, at its end.
+  const auto collect = [&](int fd) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) {
+      close(fd);
+      return false;
+    }
+    const size_t room = o.collect.second - std::min(o.collect.second, r.collected.size());
+    r.collected.append(buf, std::min(room, static_cast<size_t>(n)));
+    r.collected_truncated |= static_cast<size_t>(n) > room;
+    return true;
+  };
   bool pipe_open = true;
+  int stopped_by = 0;  // the stop signal, once the child has been told
+  std::chrono::steady_clock::time_point stop_deadline;
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
+    if (!stopped_by && (stopped_by = stop_signal())) {
+      kill(-pid, o.stop_grace_s > 0 ? SIGTERM : SIGKILL);
+      stop_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(o.stop_grace_s));
+    }
+    if (stopped_by && now >= stop_deadline) {
+      kill(-pid, SIGKILL);
+      break;
+    }
     if (now >= deadline) {
       r.timed_out = true;
       kill(-pid, SIGKILL);
@@ -212,8 +291,13 @@ ProcessResult run_process(const ProcessOptions& o) {
     }
     const int wait_ms = static_cast<int>(std::min<double>(
         100, std::chrono::duration<double, std::milli>(deadline - now).count() + 1));
-    pollfd polled[2] = {{pipe_open ? fds[0] : -1, POLLIN, 0}, {request_read, POLLIN, 0}};
-    if (poll(polled, 2, wait_ms) > 0) {
+    pollfd polled[3] = {
+        {pipe_open ? fds[0] : -1, POLLIN, 0}, {request_read, POLLIN, 0}, {collect_read, POLLIN, 0}};
+    if (poll(polled, 3, wait_ms) > 0) {
+      if (polled[2].revents) {
+        if (!collect(collect_read)) collect_read = -1;
+        continue;
+      }
       if (polled[1].revents) {
         const ssize_t n = read(request_read, buf, sizeof buf);
         if (n <= 0) {
@@ -226,10 +310,7 @@ ProcessResult run_process(const ProcessOptions& o) {
       }
       const ssize_t n = read(fds[0], buf, sizeof buf);
       if (n > 0) {
-        r.output_bytes += static_cast<size_t>(n);
-        const size_t room = o.output_limit > r.output.size() ? o.output_limit - r.output.size() : 0;
-        r.output.append(buf, std::min(room, static_cast<size_t>(n)));
-        if (static_cast<size_t>(n) > room) r.output_truncated = true;
+        keep(static_cast<size_t>(n));
         continue;
       }
       if (n == 0) pipe_open = false;  // every writer closed: poll now only sleeps
@@ -242,22 +323,28 @@ ProcessResult run_process(const ProcessOptions& o) {
   // Whatever the child left behind in its group dies with it.
   kill(-pid, SIGKILL);
   if (!exited) waitpid(pid, &status, 0);
+  {
+    std::lock_guard<std::mutex> lock(running_mutex);
+    running.erase(pid);
+  }
   // Drain what is already in the pipe without blocking.
   fcntl(fds[0], F_SETFL, O_NONBLOCK);
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) {
-    r.output_bytes += static_cast<size_t>(n);
-    const size_t room = o.output_limit > r.output.size() ? o.output_limit - r.output.size() : 0;
-    r.output.append(buf, std::min(room, static_cast<size_t>(n)));
-    if (static_cast<size_t>(n) > room) r.output_truncated = true;
-  }
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) keep(static_cast<size_t>(n));
   close(fds[0]);
-  for (int fd : {request_read, reply_write})
+  if (collect_read >= 0) {
+    fcntl(collect_read, F_SETFL, O_NONBLOCK);
+    while (collect(collect_read)) {
+    }
+    collect_read = -1;
+  }
+  for (int fd : {request_read, reply_write, collect_read})
     if (fd >= 0) close(fd);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r.timed_out) {
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   }
+  if (stopped_by) throw Stopped{stopped_by};
   if (r.output_truncated)
     r.output += "\n[... output truncated: " + std::to_string(r.output_bytes) + " bytes in all]";
   return r;

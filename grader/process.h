@@ -38,6 +38,16 @@ struct ProcessOptions {
   // `answer` returns what is written back to it on fd `requests.second` (sample_protocol.h).
   std::pair<int, int> requests = {-1, -1};
   std::function<std::string(const std::string& line)> answer = nullptr;
+  // A channel the child writes to while it runs (the CPU backend's report, sim/README.md): a
+  // pipe at fd `collect.first` in the child, read as the bytes come, so that what the child
+  // wrote stays the grader's whatever it does to its end later. Owner-write-only, so that the
+  // child cannot open it again for reading through /proc (under a root grader, which runs it as
+  // another user, not even after a chmod). Up to `collect.second` bytes are kept.
+  std::pair<int, size_t> collect = {-1, 0};
+  // When gpulab is stopped (stop_signals.h) while the child runs: 0 kills its process group at
+  // once; more sends SIGTERM first and gives it this long to end (a gpulab grade that grade-all
+  // started writes its report).
+  double stop_grace_s = 0;
 };
 
 struct ProcessResult {
@@ -46,8 +56,12 @@ struct ProcessResult {
   bool timed_out = false;
   bool output_truncated = false;
   size_t output_bytes = 0;  // everything it printed, kept or not
-  std::string output;       // stdout and stderr, interleaved, up to output_limit
+  // stdout and stderr, interleaved, up to output_limit: the child's bytes as they came, for
+  // parsing; quote them only through safe_text.h (quote_tail), which makes them safe text.
+  std::string output;
   double wall_s = 0;
+  std::string collected;  // what came through ProcessOptions::collect, as it came
+  bool collected_truncated = false;
   std::string start_error;  // set when it could not be started at all
 
   bool ok() const { return start_error.empty() && !timed_out && signal == 0 && exit_code == 0; }
@@ -55,6 +69,12 @@ struct ProcessResult {
   std::string describe() const;
 };
 
+// Throws Stopped (stop_signals.h) when gpulab is stopped before or while the child runs, once
+// the child's group is ended.
 ProcessResult run_process(const ProcessOptions& options);
+
+// Kills the process group of every child run_process is running, and starts none after: for
+// the last moments of a stopped gpulab (stop_signals.h).
+void kill_running_processes();
 
 }  // namespace gpulab

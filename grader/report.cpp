@@ -4,8 +4,38 @@
 #include <cstdio>
 
 #include "atomic_file.h"
+#include "safe_text.h"
+#include "stop_signals.h"
 
 namespace gpulab {
+
+namespace {
+
+// Every string of `j`, keys too, as safe text: whatever reached the report from a submission
+// (its output, its file names, what its runs wrote) is quoted safely even where no quoting
+// site cut and cleaned it first.
+nlohmann::json safe_json(const nlohmann::json& j) {
+  if (j.is_string()) return safe_text(j.get_ref<const std::string&>());
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& v : j) out.push_back(safe_json(v));
+    return out;
+  }
+  if (j.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : j.items()) out[safe_text(key)] = safe_json(value);
+    return out;
+  }
+  return j;
+}
+
+std::string stopped_message(int signal) {
+  return "The grading was stopped (" + signal_name(signal) +
+         ") before it finished, so no score was given; the tests below are those finished "
+         "before it stopped.";
+}
+
+}  // namespace
 
 double Report::score() const {
   double s = 0;
@@ -21,10 +51,11 @@ double Report::max_score() const {
 
 nlohmann::json Report::to_json() const {
   nlohmann::json j;
-  if (grader_error.empty()) j["score"] = score();
+  if (grader_error.empty() && !stopped_by) j["score"] = score();
   j["execution_time"] = std::round(execution_time_s);
-  j["output"] =
-      grader_error.empty() ? output : "The grader failed; no score was given. " + grader_error;
+  j["output"] = stopped_by             ? stopped_message(stopped_by) + "\n" + output
+                : grader_error.empty() ? output
+                                       : "The grader failed; no score was given. " + grader_error;
   j["visibility"] = "visible";
   j["stdout_visibility"] = "hidden";
   j["tests"] = nlohmann::json::array();
@@ -58,24 +89,26 @@ nlohmann::json Report::to_json() const {
          {"reference_ms", r.reference_ms},
          {"ratio", r.ratio}});
   if (!grader_error.empty()) j["extra_data"]["grader_error"] = grader_error;
-  return j;
+  if (stopped_by) j["extra_data"]["stopped"] = {{"signal", signal_name(stopped_by)}};
+  return safe_json(j);
 }
 
 std::string Report::summary() const {
   std::string s;
   char buf[512];
-  if (!grader_error.empty()) return "grader error (no score given): " + grader_error + "\n";
+  if (stopped_by) return "grading stopped by " + signal_name(stopped_by) + " (no score given)\n";
+  if (!grader_error.empty())
+    return "grader error (no score given): " + safe_text(grader_error) + "\n";
   for (const auto& t : tests) {
     if (t.visibility == "hidden") continue;
     // A test worth nothing that did not pass was not graded here (no GPU, timing off).
     const char* status = t.passed ? "ok" : t.max_score > 0 ? "FAIL" : "--";
-    std::snprintf(buf, sizeof buf, "  %-6s %6.1f / %-6.1f %s\n", status, t.score, t.max_score,
-                  t.name.c_str());
-    s += buf;
+    std::snprintf(buf, sizeof buf, "  %-6s %6.1f / %-6.1f ", status, t.score, t.max_score);
+    s += buf + safe_text(t.name) + "\n";
   }
   std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f\n", score(), max_score());
   s += buf;
-  if (!output.empty()) s += output + "\n";
+  if (!output.empty()) s += safe_text(output) + "\n";
   return s;
 }
 
@@ -96,13 +129,19 @@ std::string Report::table() const {
     if (r.ratio > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", r.ratio);
     std::snprintf(buf, sizeof buf, "  %-9s %-26s %-7s %12s %11s %11s %7s\n", r.part.c_str(),
                   r.dataset.c_str(), r.result.c_str(), err, t, ref, ratio);
-    s += buf;
+    s += safe_text(buf);  // a cut by snprintf, inside a character, is replaced there
   }
   return s;
 }
 
+std::string report_text(const Report& report) {
+  // to_json made every string safe; the replacing dump is a second line of defence should one
+  // slip through, so that a report is always written.
+  return report.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 void write_report(const std::filesystem::path& path, const Report& report) {
-  write_file_atomically(path, report.to_json().dump(2) + "\n");
+  write_file_atomically(path, report_text(report));
 }
 
 }  // namespace gpulab

@@ -40,6 +40,9 @@ struct Report {
   double execution_time_s = 0;
   nlohmann::json environment = nlohmann::json::object();  // version, backend, GPU, compiler
   std::string grader_error;  // set when the grader itself failed: then no score is given
+  // The signal (SIGTERM, SIGINT) that stopped the grading before it finished (stop_signals.h):
+  // then no score is given, and the tests are those finished before it stopped.
+  int stopped_by = 0;
 
   double score() const;
   double max_score() const;
@@ -48,7 +51,11 @@ struct Report {
   std::string table() const;    // the per-dataset table of `gpulab run`
 };
 
-// Writes the report through a temporary file and a rename, so a reader never sees half of it.
+// The report as written: JSON whose every string is safe text (safe_text.h), whatever a
+// submission made it quote.
+std::string report_text(const Report& report);
+
+// Writes report_text through a temporary file and a rename, so a reader never sees half of it.
 void write_report(const std::filesystem::path& path, const Report& report);
 
 }  // namespace gpulab

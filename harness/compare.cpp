@@ -35,10 +35,15 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
   r.count = count;
   bool have_unwritten = false;
   double worst_ratio = -1;  // of the failing finite values; NaNs are reported only if none
+  size_t prefix_start = 0;
   for (size_t i = 0; i < count; ++i) {
     const float g = got[i];
-    const double b = tol.bound(magnitude[i], per_element.terms ? per_element.terms[i] : tol.n_terms,
-                               per_element.position ? per_element.position[i] : 0.0);
+    if (per_element.heads && per_element.heads[i]) prefix_start = i;
+    const double terms = per_element.prefix  ? static_cast<double>(i - prefix_start + 1)
+                         : per_element.terms ? per_element.terms[i]
+                                             : tol.n_terms;
+    const double b =
+        tol.bound(magnitude[i], terms, per_element.position ? per_element.position[i] : 0.0);
     if (is_poison(g)) {
       if (!have_unwritten) r.first_unwritten = i;
       have_unwritten = true;

@@ -1,5 +1,7 @@
 #include "cuda_check.h"
 
+#include "backend_words.h"
+
 namespace gpulab {
 
 void cuda_check(cudaError_t err, const char* what, const char* file, int line) {
@@ -12,8 +14,9 @@ void check_student_call(const char* function_name) {
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err == cudaSuccess) return;
-  throw CudaError(std::string("your ") + function_name + " failed on the GPU: " +
-                  cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")" +
+  throw CudaError(std::string("your ") + function_name + " failed " +
+                  where_kernels_run(kHarnessBackend) + ": " + cudaGetErrorName(err) + " (" +
+                  cudaGetErrorString(err) + ")" +
                   (err == cudaErrorIllegalAddress
                        ? ". A kernel read or wrote outside an allocation: check your index "
                          "arithmetic and bounds checks."

@@ -1,5 +1,6 @@
-// A dataset directory as a runner sees it: meta.json (lab, generator version, parameters, seed)
-// and the input arrays as .npy files. Expected outputs are never in it.
+// A dataset directory as a runner sees it: meta.json (lab, generator version, name, parameters;
+// never the seed, drawn from the instructor's secret) and the input arrays as .npy files.
+// Expected outputs are never in it.
 #pragma once
 
 #include <filesystem>

@@ -10,7 +10,10 @@ constexpr size_t kPlaces = 64;      // a set's copy takes each in turn: 4 sets, 
 }  // namespace
 
 MovingInputs::MovingInputs(RunContext& ctx, size_t element_bytes)
-    : ctx_(ctx), element_bytes_(element_bytes), places_(static_cast<size_t>(input_sets(ctx)), 0) {
+    : ctx_(ctx),
+      element_bytes_(element_bytes),
+      padded_(ctx.time),
+      places_(static_cast<size_t>(input_sets(ctx)), 0) {
   ctx_.moving_inputs.push_back(this);
 }
 
@@ -24,12 +27,16 @@ size_t MovingInputs::offset(int set) const {
 }
 
 size_t MovingInputs::room() const {
-  return (kPlaces - 1) * kStepBytes / element_bytes_;
+  return padded_ ? (kPlaces - 1) * kStepBytes / element_bytes_ : 0;
 }
 
 void MovingInputs::refresh(int set) {
-  auto& place = places_[static_cast<size_t>(set)];
-  place = (place + 1) % kPlaces;
+  if (padded_) {
+    auto& place = places_[static_cast<size_t>(set)];
+    place = (place + 1) % kPlaces;
+  } else {
+    reallocate(set);
+  }
   write(set);
 }
 

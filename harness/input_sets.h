@@ -6,6 +6,12 @@
 // (Results kept by input content, not address, are caught by the roofline floor where they pay:
 // the grader rejects times below what the hardware can do.)
 //
+// Only a timed run (RunContext::time) pads a set's allocation with the room its places need.
+// Otherwise each input is allocated at its exact size, so a read one element past its end is
+// outside the allocation (an error with file and line on the CPU backend, and under
+// compute-sanitizer), not in padding; a refresh there (the grader's second call) writes the
+// input into a new allocation, made while the old one still stands: a new address too.
+//
 // A driver holds each input in one of these and hands get(set) to the student's function;
 // run_gpu_part and run_cpu_part move every input of the run before each timed sample.
 #pragma once
@@ -26,7 +32,8 @@ class MovingInputs {
   MovingInputs& operator=(const MovingInputs&) = delete;
   virtual ~MovingInputs();
 
-  // Moves set `set` to its next place and writes it there from the pristine copy.
+  // Moves set `set` to its next place (or, unpadded, into a new allocation) and writes it there
+  // from the pristine copy.
   void refresh(int set);
 
  protected:
@@ -35,10 +42,12 @@ class MovingInputs {
   size_t offset(int set) const;  // in elements, from the start of the set's allocation
   size_t room() const;           // elements a set's allocation holds beyond the input
   virtual void write(int set) = 0;
+  virtual void reallocate(int set) = 0;  // a new allocation for the set, before the old goes
 
  private:
   RunContext& ctx_;
   size_t element_bytes_;
+  bool padded_;  // a timed run: each set's allocation has room for its places
   std::vector<size_t> places_;
 };
 
@@ -63,6 +72,10 @@ class DeviceInputs : public MovingInputs {
     if (count_)
       GPULAB_CUDA(cudaMemcpy(sets_[static_cast<size_t>(set)].get() + offset(set), pristine_.get(),
                              count_ * sizeof(T), cudaMemcpyDeviceToDevice));
+  }
+  void reallocate(int set) override {
+    DeviceBuffer<T> fresh(count_ + room());
+    std::swap(sets_[static_cast<size_t>(set)], fresh);
   }
 
   size_t count_;
@@ -89,6 +102,10 @@ class HostInputs : public MovingInputs {
   void write(int set) override {
     std::copy(pristine_.begin(), pristine_.end(),
               sets_[static_cast<size_t>(set)].begin() + static_cast<std::ptrdiff_t>(offset(set)));
+  }
+  void reallocate(int set) override {
+    std::vector<T> fresh(pristine_.size() + room());
+    std::swap(sets_[static_cast<size_t>(set)], fresh);
   }
 
   std::vector<T> pristine_;

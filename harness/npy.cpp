@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace gpulab {
@@ -60,6 +61,8 @@ std::string header_value(const std::string& header, const std::string& key,
 }
 
 std::vector<size_t> parse_shape(const std::string& tuple, const std::filesystem::path& path) {
+  if (tuple.size() < 2 || tuple.front() != '(' || tuple.back() != ')')
+    fail(path, "shape '" + tuple + "' in header is not a tuple");
   std::vector<size_t> shape;
   std::string inner = tuple.substr(1, tuple.size() - 2);
   std::stringstream ss(inner);
@@ -143,15 +146,32 @@ NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
     fail(path, "Fortran-ordered arrays are not supported; save with numpy's default C order");
   a.shape = parse_shape(header_value(header, "shape", path), path);
 
-  // Read as the data comes, not all at once: a header that claims more than the file holds (a
-  // run's output is untrusted) fails as truncated instead of allocating what it claims.
-  const size_t want = a.count() * dtype_size(a.dtype);
+  // The byte count, refused where it would wrap around (a header's claim need not fit memory).
+  size_t want = dtype_size(a.dtype);
+  for (const size_t d : a.shape) {
+    if (d != 0 && want > std::numeric_limits<size_t>::max() / d)
+      fail(path, "shape " + a.shape_string() + " is too large");
+    want *= d;
+  }
+  const auto truncated = [&] {
+    fail(path, "truncated data: shape " + a.shape_string() + " needs " + std::to_string(want) +
+                   " bytes of " + descr + " but the file ends early");
+  };
+  // A header that claims more than the file holds (a run's output is untrusted) fails before
+  // anything is allocated where the stream can say how much is left (a file can)...
+  if (const std::streampos here = in.tellg(); here != std::streampos(-1)) {
+    in.seekg(0, std::ios::end);
+    const std::streampos end = in.tellg();
+    in.clear();
+    in.seekg(here);
+    if (end != std::streampos(-1) && static_cast<size_t>(end - here) < want) truncated();
+  }
+  // ... and otherwise as the data comes, read in steps rather than all at once.
   for (size_t got = 0; got < want;) {
     const size_t step = std::min(want - got, std::max(got, size_t{64} << 20));
     a.bytes.resize(got + step);
     if (!in.read(reinterpret_cast<char*>(a.bytes.data() + got), static_cast<std::streamsize>(step)))
-      fail(path, "truncated data: shape " + a.shape_string() + " needs " + std::to_string(want) +
-                     " bytes of " + descr + " but the file ends early");
+      truncated();
     got += step;
   }
   if (in.peek() != std::char_traits<char>::eof())

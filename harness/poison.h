@@ -19,6 +19,14 @@ inline float poison_float() {
 
 constexpr int32_t kPoisonInt = static_cast<int32_t>(kPoisonBits);
 
+// What fresh device memory holds on the CPU backend (cudaMalloc and its kin fill every 32-bit
+// word with it: sim/runtime/memory.cpp), whose contents CUDA leaves unspecified: code that
+// reads scratch it never wrote gets wrong answers, not the zeros fresh pages hold. A quiet NaN
+// as a float, 2145299902 as an int32, about 8e307 as a double; its payload differs from
+// kPoisonBits because NaN payloads survive arithmetic, and a value computed from never-written
+// scratch must not pass for an output that nothing wrote.
+constexpr uint32_t kFreshDeviceBits = 0x7fdeadbeu;
+
 template <class T>
 T poison_value();
 template <>

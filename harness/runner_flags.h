@@ -16,4 +16,9 @@ inline constexpr const char* kRepeatPrefix = "repeat_";
 // nothing the student's code leaves running can slow the baseline.
 inline constexpr const char* kTimeBaselineFlag = "--time-baseline";
 
+// result.json's record of the run's CPU time in seconds, every thread's (what RLIMIT_CPU
+// counts): the grader reads the reference's, which a correctness run's limit on the CPU backend
+// follows (grader/run_limit.h).
+inline constexpr const char* kCpuSecondsKey = "cpu_s";
+
 }  // namespace gpulab

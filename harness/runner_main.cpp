@@ -11,6 +11,8 @@
 // Exit status: 0 the part ran (result.json says so), 2 bad command line (result.json's status
 // "usage" where it could be written), 3 the part failed (result.json holds the message), 4 the
 // part needs a GPU and there is none (status "no-gpu").
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,7 +38,17 @@ int usage(const char* why) {
 
 void write_result(const std::filesystem::path& out_dir, const nlohmann::json& result) {
   std::ofstream out(out_dir / "result.json");
-  out << result.dump(2) << "\n";
+  // A message from student code may hold any bytes: invalid UTF-8 is replaced rather than
+  // thrown on, so the record is still written.
+  out << result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+// This process's CPU time so far, user and system, all its threads.
+double cpu_seconds() {
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  return static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
+         static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
 }
 
 }  // namespace
@@ -130,6 +142,7 @@ int main(int argc, char** argv) {
                                  ctx.sample_ms, part->gpu ? gpulab::kGpuClock : gpulab::kCpuClock)
                                  .to_json();
     }
+    ctx.result[gpulab::kCpuSecondsKey] = cpu_seconds();
     ctx.result["status"] = "ok";
     write_result(out_dir, ctx.result);
     return 0;

@@ -3,14 +3,15 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|stability|attacks|calibrate|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
 # GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast"); LAB picks
 # the stability step's lab (default scatter-gather); LABS the labs step's (default: every lab
 # whose shipped submissions carry expect.json files); ATTACKS the attacks step's adversarial
-# submissions (default: every timed one, "adversary": {"timed": true}, with its twin).
+# submissions (default: every timed one, "adversary": {"timed": true}, with its twin); SEEDS the
+# calibrate-scan step's hidden seeds (default 1 to 9).
 # Carried Debian packages for a machine with no registry: scripts/gpu-prefix.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -90,6 +91,36 @@ PY
           --out "$out/calibrate-$name.json" >/dev/null 2>&1
       done
       python3 scripts/tolerance_report.py "$out"/calibrate-*.json
+      ;;
+    calibrate-scan)
+      # The scan lab's float parts on the GPU (docs/PERF.md, "Scan tolerance calibration"): the
+      # reference and the four other orders of adds under each hidden seed, the cheats under
+      # the first, then the largest error/bound per submission and dataset over the seeds. Seeds
+      # run side by side (the dataset cache makes each dataset once; no grade is timed).
+      scan=tests/submissions/scan
+      honest="reference/scan $scan/alt-chained-scan $scan/alt-decoupled-lookback $scan/alt-reduce-then-scan $scan/alt-serial-chunks"
+      cheats="$scan/cheat-fp16 $scan/bug-carries-dropped $scan/bug-exclusive-is-inclusive"
+      seeds=${SEEDS:-1 2 3 4 5 6 7 8 9}
+      first=${seeds%% *}
+      rm -f "$out"/calscan-*
+      for seed in $seeds; do
+        subs=$honest
+        [[ $seed == "$first" ]] && subs="$subs $cheats"
+        (for s in $subs; do
+           name=$(basename "$s")
+           [[ $s == reference/* ]] && name=reference
+           [[ $s == tests/* ]] && s=$(python3 scripts/submission_dir.py "$s" "$out/submissions-$seed")
+           log="$out/calscan-$name-seed$seed.log"
+           $gpulab grade scan --submission "$s" --hidden-seed "$seed" --no-time \
+             --part inclusive-float --part exclusive-float \
+             --out "$out/calscan-$name-seed$seed.json" >"$log" 2>&1 ||
+             { echo "grading $name with seed $seed failed:"; tail -5 "$log"; }
+         done) &
+        # At most three seeds at a time: each grade generates and checks 2^24-element datasets.
+        while (($(jobs -r | wc -l) >= 3)); do wait -n; done
+      done
+      wait
+      python3 scripts/tolerance_table.py "$out"/calscan-*.json | tee "$out/calibrate-scan.md"
       ;;
     cpu-noise)
       # Twenty timed runs of the reference's CPU part, in separate processes like the grader's,

@@ -32,9 +32,10 @@
 //
 // The oracle, in fp64 from the float32 inputs. Scans: inclusive[k] = the sum of the segment's
 // elements up to and including k, exclusive[k] = the same before k (0 at a head), and beside each
-// <output>_magnitude = the same sums of |x_i|: the grader's bound is K·u·magnitude (lab.json,
-// "terms": 1). SpMV: y[r] = sum of values[k] * x[col_idx[k]] over row r (0 for an empty row) and
-// y_magnitude[r] = sum of |values[k] * x[col_idx[k]]| (0 for an empty row: its 0 must be exact).
+// <output>_magnitude = the same sums of |x_i|: the grader's bound is K·u·√m·magnitude, m counted
+// from the segment's head by the grader (lab.json, "terms": "prefix", "heads": "flags"). SpMV: y[r]
+// = sum of values[k] * x[col_idx[k]] over row r (0 for an empty row) and y_magnitude[r] = sum of
+// |values[k] * x[col_idx[k]]| (0 for an empty row: its 0 must be exact).
 #include <algorithm>
 #include <cmath>
 #include <fstream>

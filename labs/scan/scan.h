@@ -6,8 +6,8 @@
 //   exclusive:  out[k] = in[0] + in[1] + ... + in[k-1], and out[0] = 0
 // int sums wrap around modulo 2^32, as the hardware adds (do the adds in unsigned int: signed
 // overflow is undefined in C++; the bits are the same). float sums are compared with an fp64
-// oracle within K * u * (|in[0]| + ... + |in[k]|): any order of adds that a parallel scan uses is
-// fine, a lower precision is not.
+// oracle within K * u * sqrt(k + 1) * (|in[0]| + ... + |in[k]|): any order of adds that a
+// parallel scan uses is fine, a lower precision is not.
 //
 // `in` and `out` are device pointers to n elements each and do not overlap; `in` must not be
 // changed. `out` arrives filled with a poison value: every element must be written, and nothing

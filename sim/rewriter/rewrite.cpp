@@ -100,9 +100,22 @@ std::string prelude_text() {
   // <new> outside the pragma: the global operator new and delete are implicitly declared host
   // functions. clang's wrapper of <new> adds their device versions (calling malloc and free)
   // once __device__ is defined.
+  // The x86 intrinsics outside it too: clang declares some of them (_mm_sfence, _mm_pause,
+  // _mm_getcsr, ...) as built-ins, host functions, which their header declares again; inside
+  // the pragma that declaration would be __host__ __device__, an overload clang refuses. Read
+  // here, their include guards keep the student's #include <xmmintrin.h> from reading them
+  // again. Host functions, as under nvcc: host code may call them, device code may not. Their
+  // <mm_malloc.h> inside: it declares posix_memalign again, which <cstdlib> made
+  // __host__ __device__.
   return "#pragma clang force_cuda_host_device begin\n"
          "#include <cstdlib>\n"
+         "#if defined(__x86_64__) || defined(__i386__)\n"
+         "#include <mm_malloc.h>\n"
+         "#endif\n"
          "#pragma clang force_cuda_host_device end\n"
+         "#if defined(__x86_64__) || defined(__i386__)\n"
+         "#include <emmintrin.h>\n"
+         "#endif\n"
          "#define __device__ __attribute__((device))\n"
          "#include <new>\n"
          "#pragma clang force_cuda_host_device begin\n"

@@ -13,6 +13,7 @@
 static char gpulab_sim_tu;
 
 #include "bench_kernels.h"
+#include "settings.h"
 
 namespace {
 
@@ -43,7 +44,11 @@ __attribute__((noinline)) void stencil_plain(float* out, const float* in, const 
 }  // namespace
 
 int main() {
-  setenv("GPULAB_SIM_THREADS", "1", 0);  // per core, unless the caller says otherwise
+  // One OS thread, unless the caller set GPULAB_SIM_THREADS (read at start, then unset).
+  if (gpulab_sim::detail::settings().threads == 0) {
+    setenv("GPULAB_SIM_THREADS", "1", 1);
+    gpulab_sim::detail::reload_settings();
+  }
   const int n = 1 << 22, block = 256, grid = n / block;
   std::vector<float> hx(n, 1.0f), hy(n, 2.0f), hw(kTaps, 0.5f), hout(n);
   float *x, *y, *w, *out;
@@ -70,7 +75,7 @@ int main() {
   const double sim_barrier = best_seconds([&] { LAUNCH(barrier_k, 1, 1024, d_out, steps); }, 3);
   const double crossings = 1024.0 * steps / sim_barrier;
 
-  std::printf("gpulab-sim-bench (GPULAB_SIM_THREADS=%s)\n", std::getenv("GPULAB_SIM_THREADS"));
+  std::printf("gpulab-sim-bench (GPULAB_SIM_THREADS=%u)\n", gpulab_sim::detail::settings().threads);
   const std::string saxpy = "barrier-free saxpy, " + std::to_string(n) + " threads:";
   const std::string stencil =
       "barrier-free " + std::to_string(kTaps) + "-tap stencil, " + std::to_string(n) + " threads:";

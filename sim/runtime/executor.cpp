@@ -2,14 +2,14 @@
 // blocks (each block entirely on one OS thread; see block.cpp).
 #include <algorithm>
 #include <condition_variable>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <numeric>
 #include <random>
 #include <thread>
 
 #include "internal.h"
+#include "report_channel.h"
+#include "settings.h"
 
 namespace gpulab_sim::detail {
 namespace {
@@ -21,8 +21,7 @@ std::atomic<std::size_t> g_max_dynamic_shared{kStaticSharedLimit};
 constexpr unsigned kDefaultMaxThreads = 16;
 
 unsigned env_threads() {
-  const char* e = std::getenv("GPULAB_SIM_THREADS");
-  if (e && std::atoi(e) > 0) return static_cast<unsigned>(std::atoi(e));
+  if (settings().threads > 0) return settings().threads;
   return std::clamp(std::thread::hardware_concurrency(), 1u, kDefaultMaxThreads);
 }
 
@@ -197,19 +196,19 @@ void launch_blocks(const char* file, int line, dim3 grid, dim3 block, std::size_
   j.nblocks = std::uint64_t{grid.x} * grid.y * grid.z;
   std::vector<std::uint64_t> order;
   j.order = nullptr;
-  const char* how = std::getenv("GPULAB_SIM_BLOCK_ORDER");
-  if (how && (!std::strcmp(how, "shuffle") || !std::strcmp(how, "reverse"))) {
+  const Settings& how = settings();
+  if (how.order != block_order::natural) {
     order.resize(j.nblocks);
     std::iota(order.begin(), order.end(), std::uint64_t{0});
-    if (!std::strcmp(how, "reverse")) {
+    if (how.order == block_order::reverse) {
       std::reverse(order.begin(), order.end());
     } else {
-      const char* seed = std::getenv("GPULAB_SIM_SEED");
-      std::mt19937_64 rng(seed ? std::strtoull(seed, nullptr, 10) : 1);
+      std::mt19937_64 rng(how.seed);
       std::shuffle(order.begin(), order.end(), rng);
     }
     j.order = &order;
   }
+  count_launch();
   pool().run(j);
   flush_launch();
   if (l.error) set_sticky_error(static_cast<cudaError_t>(l.error.load()));

@@ -3,16 +3,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <new>
+
+#include "settings.h"
 
 namespace gpulab_sim::detail {
 
 StackPool::StackPool() {
-  // 128 KiB by default: room for local arrays; only the pages a thread touches are committed.
-  const char* e = std::getenv("GPULAB_SIM_STACK_KB");
-  std::size_t kb = e && std::atoi(e) >= 16 ? static_cast<std::size_t>(std::atoi(e)) : 128;
-  size_ = kb * 1024;
+  // GPULAB_SIM_STACK_KB, 128 KiB by default: room for local arrays; only the pages a thread touches
+  // are committed.
+  size_ = settings().stack_kb * 1024;
 }
 
 StackPool::~StackPool() {

@@ -86,6 +86,12 @@ inline std::uint64_t race_thread_tag(const Block& b, const Thread& t) {
 // Memory (memory.cpp): is [p, p+n) inside one device allocation or symbol? shadow is set to
 // its initialisation bytes (null where untracked).
 bool device_range(const void* p, std::size_t n, unsigned char** shadow);
+// Is p device memory (in the arena, or in a symbol), as cudaMemcpyDefault tells the kinds apart?
+bool device_pointer(const void* p);
+// Why the n bytes at p are not inside one allocation or symbol, as the rest of a sentence
+// whose subject is those bytes: "start at offset 8 in a 32-byte cudaMalloc allocation (made
+// at a.cu:5) but run 16 bytes past its end".
+std::string range_problem(const void* p, std::size_t n);
 void free_all_allocations();
 std::size_t allocated_bytes();
 void cache_reset();
@@ -139,6 +145,9 @@ void report(finding_kind k, const Thread* t, const char* file, int line, const c
 [[noreturn]] void fail(finding_kind k, const Thread* t, const char* file, int line,
                        const char* func, const std::string& title, const std::string& detail);
 void flush_launch();
+// At exit (settings.cpp registers it first): the final count of every finding seen more often
+// than its record said, then the report's end record.
+void finish_report();
 // For warnings: true when this OS thread already reported the site a few times in this launch;
 // the occurrence is counted and the caller skips building the message.
 bool counted_quietly(finding_kind k, const Thread* t, const char* file, int line);

@@ -1,6 +1,7 @@
-// Device memory: cudaMalloc'd allocations with red zones and a byte-per-byte initialisation
-// shadow, registered symbols, and the slow path of every checked access (the inline fast path
-// in memory.h handles hits in the per-OS-thread cache of recent allocations).
+// Device memory: cudaMalloc'd allocations with red zones, a byte-per-byte initialisation
+// shadow and a poisoned start (not zeros), registered symbols, and the slow path of every
+// checked access (the inline fast path in memory.h handles hits in the per-OS-thread cache of
+// recent allocations).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <shared_mutex>
 
 #include "internal.h"
+#include "poison.h"  // kFreshDeviceBits: what fresh device memory holds
 
 namespace gpulab_sim::detail {
 
@@ -152,6 +154,17 @@ std::string near_words(Registry& r, std::uintptr_t a, std::size_t n) {
   return {};
 }
 
+// Fresh device memory holds gpulab::kFreshDeviceBits (harness/poison.h says why that word) over
+// and over, not the zeros that fresh pages hold: CUDA does not say what a new allocation holds,
+// so code that reads scratch it never wrote must not get right answers by luck here.
+// lo is 256-byte aligned (kRedZone), so the fill is whole 8-byte words but for the tail.
+void poison(std::uintptr_t lo, std::size_t n) {
+  const std::uint64_t word =
+      std::uint64_t{gpulab::kFreshDeviceBits} << 32 | gpulab::kFreshDeviceBits;
+  std::fill_n(reinterpret_cast<std::uint64_t*>(lo), n / 8, word);
+  std::memcpy(reinterpret_cast<unsigned char*>(lo) + n / 8 * 8, &word, n % 8);
+}
+
 bool any_unallocated(const unsigned char* s, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     if (s[i] == shadow_none) return true;
@@ -230,6 +243,32 @@ bool device_range(const void* p, std::size_t n, unsigned char** shadow) {
   return false;
 }
 
+bool device_pointer(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a - arena_base < arena_size) return true;
+  Registry& r = reg();
+  std::shared_lock<std::shared_mutex> lock(r.mu);
+  return containing_sym(r, a) != nullptr;
+}
+
+std::string range_problem(const void* p, std::size_t n) {
+  Registry& r = reg();
+  std::shared_lock<std::shared_mutex> lock(r.mu);
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (const Alloc* al = containing(r, a))
+    return "start at offset " + std::to_string(a - al->lo) + " in " + alloc_words(*al) +
+           " but run " + size_words(a + n - (al->lo + al->size)) + " past its end";
+  if (const Sym* s = containing_sym(r, a))
+    return "start at offset " + std::to_string(a - s->lo) + " in the " + size_words(s->size) +
+           " of the symbol " + s->name + " but run " + size_words(a + n - (s->lo + s->size)) +
+           " past its end";
+  for (const Freed& f : r.freed)
+    if (a >= f.lo && a < f.lo + f.size)
+      return "are inside an allocation (made at " + where(f.file, f.line) + ") that was freed";
+  if (std::string near = near_words(r, a, n); !near.empty()) return near;
+  return a < 65536 ? "are at a null pointer (or near one)" : "are in no device allocation";
+}
+
 std::size_t allocated_bytes() {
   Registry& r = reg();
   std::shared_lock<std::shared_mutex> lock(r.mu);
@@ -269,6 +308,8 @@ cudaError_t add_alloc(void** p, std::size_t size, bool host, bool initialised, c
   std::memset(arena_shadow + (a.lo - arena_base), initialised ? shadow_init : shadow_uninit, size);
   r.allocs[a.lo] = a;
   r.bytes += size;
+  lock.unlock();                  // nobody else has the address yet: the fill needs no lock
+  if (!host) poison(a.lo, size);  // cudaMallocHost memory is the host's: left as it comes
   *p = reinterpret_cast<void*>(a.lo);
   return cudaSuccess;
 }

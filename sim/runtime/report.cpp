@@ -1,8 +1,8 @@
 // Findings: recorded once per kind and site with a count, printed to stderr (the first few of
-// each site, then a summary), and written as JSON lines to $GPULAB_SIM_REPORT at the end of
-// each launch (host-side findings at once).
+// each site, then a summary), and sent to the report (report_channel.h) as JSON lines: each
+// when it is first made, so that it is out before the program can do anything about it, and
+// again at exit with its final count where that grew.
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "internal.h"
+#include "report_channel.h"
 
 namespace gpulab_sim {
 
@@ -74,12 +75,15 @@ cudaError_t error_code(finding_kind k) {
 struct Store {
   std::mutex mu;
   std::vector<finding> list;
+  std::vector<std::size_t> sent;  // the count each entry's last record gave
   std::map<std::tuple<int, std::string, int, std::string, int, std::string>, std::size_t> index;
   std::set<std::size_t> touched;  // entries changed by the running launch
 };
+// Never destroyed: the exit handler that sends the final counts runs after the destructors of
+// every static made after the program started.
 Store& store() {
-  static Store s;
-  return s;
+  static Store* s = new Store;
+  return *s;
 }
 
 std::string json_str(const std::string& s) {
@@ -105,21 +109,14 @@ std::string json_dims(dim3 d) {
   return "[" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + "]";
 }
 
-void write_json(const finding& f) {
-  const char* path = std::getenv("GPULAB_SIM_REPORT");
-  if (!path || !*path) return;
-  FILE* out = std::fopen(path, "a");
-  if (!out) return;
-  std::string j =
-      "{\"kind\":" + json_str(kind_name(f.kind)) +
-      ",\"severity\":" + json_str(f.error ? "error" : "warning") + ",\"file\":" + json_str(f.file) +
-      ",\"line\":" + std::to_string(f.line) + ",\"function\":" + json_str(f.function) +
-      ",\"launch_file\":" + json_str(f.launch_file) +
-      ",\"launch_line\":" + std::to_string(f.launch_line) + ",\"block\":" + json_dims(f.block) +
-      ",\"thread\":" + json_dims(f.thread) + ",\"count\":" + std::to_string(f.count) +
-      ",\"message\":" + json_str(f.message) + "}\n";
-  std::fputs(j.c_str(), out);
-  std::fclose(out);
+void send(const finding& f) {
+  send_record("{\"kind\":" + json_str(kind_name(f.kind)) + ",\"severity\":" +
+              json_str(f.error ? "error" : "warning") + ",\"file\":" + json_str(f.file) +
+              ",\"line\":" + std::to_string(f.line) + ",\"function\":" + json_str(f.function) +
+              ",\"launch_file\":" + json_str(f.launch_file) + ",\"launch_line\":" +
+              std::to_string(f.launch_line) + ",\"block\":" + json_dims(f.block) +
+              ",\"thread\":" + json_dims(f.thread) + ",\"count\":" + std::to_string(f.count) +
+              ",\"message\":" + json_str(f.message) + "}");
 }
 
 // Warnings can repeat millions of times at one site (every thread of a big grid): after the
@@ -215,9 +212,14 @@ void report(finding_kind k, const Thread* t, const char* file, int line, const c
     f.message = title + ": " + detail;
     f.count = 0;
     s.list.push_back(f);
+    s.sent.push_back(0);
   }
   finding& f = s.list[it->second];
   ++f.count;
+  if (fresh) {
+    send(f);
+    s.sent[it->second] = f.count;
+  }
   if (f.count <= kPrintedPerSite) {
     std::string head = "gpulab sim: " + title;
     if (t) {
@@ -230,11 +232,7 @@ void report(finding_kind k, const Thread* t, const char* file, int line, const c
     }
     std::fprintf(stderr, "%s:\n  %s\n", head.c_str(), detail.c_str());
   }
-  if (l) {
-    s.touched.insert(it->second);
-  } else {
-    write_json(f);
-  }
+  if (l) s.touched.insert(it->second);
 }
 
 void fail(finding_kind k, const Thread* t, const char* file, int line, const char* func,
@@ -252,9 +250,19 @@ void flush_launch() {
       std::fprintf(stderr, "gpulab sim: the %s at %s happened %zu times in all (first %zu shown)\n",
                    kind_name(f.kind), where(f.file.c_str(), f.line).c_str(), f.count,
                    kPrintedPerSite);
-    write_json(f);
   }
   s.touched.clear();
+}
+
+void finish_report() {
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  for (std::size_t i = 0; i < s.list.size(); ++i)
+    if (s.list[i].count > s.sent[i]) {
+      send(s.list[i]);
+      s.sent[i] = s.list[i].count;
+    }
+  end_report();
 }
 
 }  // namespace detail
@@ -269,6 +277,7 @@ void clear_findings() {
   auto& s = detail::store();
   std::lock_guard<std::mutex> lock(s.mu);
   s.list.clear();
+  s.sent.clear();
   s.index.clear();
   s.touched.clear();
 }

@@ -35,19 +35,25 @@ cudaError_t fail_api(cudaError_t e) {
   return e;
 }
 
-// Checks that a copy's device side lies inside one allocation or symbol.
-bool check_device(const void* p, std::size_t n, const char* api, const char* side,
-                  unsigned char** shadow) {
+// What a GPU does with a copy or set it refuses, said in each such finding.
+constexpr const char* kRefused =
+    " A GPU refuses it with cudaErrorInvalidValue (\"invalid argument\") and copies nothing.";
+
+// Checks that a copy's device side lies inside one allocation or symbol, as a GPU does; where it
+// does not, the finding names the caller's line and the copy is refused.
+bool check_device(const void* p, std::size_t n, const std::string& api, const char* side,
+                  unsigned char** shadow, const char* file, int line) {
   if (n == 0) {
     *shadow = nullptr;
     return true;
   }
   if (device_range(p, n, shadow)) return true;
-  report(finding_kind::bad_copy, nullptr, nullptr, 0, nullptr, std::string("bad ") + api,
-         std::string("its ") + side + " range of " + std::to_string(n) + " bytes at " +
-             hex(reinterpret_cast<std::uintptr_t>(p)) +
-             " is not inside one device allocation. Is the pointer or the byte count (count "
-             "times sizeof) wrong, or the direction swapped?");
+  report(finding_kind::bad_copy, nullptr, file, line, nullptr, "bad " + api,
+         std::string("its ") + side + ", " + std::to_string(n) + " bytes at " +
+             hex(reinterpret_cast<std::uintptr_t>(p)) + ", " + range_problem(p, n) + "." +
+             kRefused +
+             " Is the pointer or the byte count (count times sizeof) wrong, or the direction "
+             "swapped?");
   return false;
 }
 
@@ -99,15 +105,15 @@ cudaDeviceProp make_props() {
 
 }  // namespace
 
-cudaError_t memcpy_symbol(const void* symbol, std::size_t symbol_size, void* host,
+cudaError_t memcpy_symbol(const void* symbol, std::size_t symbol_size, void* other,
                           std::size_t count, std::size_t offset, cudaMemcpyKind kind,
-                          bool to_symbol) {
+                          bool to_symbol, const char* file, int line) {
   if (cudaError_t e = sticky_error()) return e;
+  const std::string api = to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
   if (offset > symbol_size || count > symbol_size - offset) {
-    report(finding_kind::bad_copy, nullptr, nullptr, 0, nullptr,
-           to_symbol ? "bad cudaMemcpyToSymbol" : "bad cudaMemcpyFromSymbol",
+    report(finding_kind::bad_copy, nullptr, file, line, nullptr, "bad " + api,
            std::to_string(count) + " bytes at offset " + std::to_string(offset) +
-               " do not fit in the " + std::to_string(symbol_size) + "-byte symbol.");
+               " do not fit in the " + std::to_string(symbol_size) + "-byte symbol." + kRefused);
     return fail_api(cudaErrorInvalidValue);
   }
   char* sym = static_cast<char*>(const_cast<void*>(symbol)) + offset;
@@ -117,10 +123,18 @@ cudaError_t memcpy_symbol(const void* symbol, std::size_t symbol_size, void* hos
   if (!to_symbol && kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
       kind != cudaMemcpyDefault)
     return fail_api(cudaErrorInvalidMemcpyDirection);
-  if (to_symbol)
-    std::memmove(sym, host, count);
-  else
-    std::memmove(host, sym, count);
+  // The other side, where it is device memory, must lie inside its allocation as cudaMemcpy's do.
+  unsigned char* shadow = nullptr;
+  if ((kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && device_pointer(other))) &&
+      !check_device(other, count, api + " (device to device)", to_symbol ? "source" : "destination",
+                    &shadow, file, line))
+    return fail_api(cudaErrorInvalidValue);
+  if (to_symbol) {
+    std::memmove(sym, other, count);
+  } else {
+    std::memmove(other, sym, count);
+    if (shadow) std::memset(shadow, shadow_init, count);
+  }
   return cudaSuccess;
 }
 
@@ -146,36 +160,41 @@ using namespace gpulab_sim::detail;
 #define GPULAB_STICKY \
   if (cudaError_t sticky = sticky_error()) return sticky
 
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                       const char* file, int line) {
   GPULAB_STICKY;
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return fail_api(cudaErrorInvalidValue);
-  unsigned char* sh_dst = nullptr;
-  unsigned char* sh_src = nullptr;
+  // cudaMemcpyDefault: each side's kind by where its pointer lies, as unified addressing does;
+  // its range is then checked like an explicit kind's.
   if (kind == cudaMemcpyDefault) {
-    const bool d = device_range(dst, count, &sh_dst), s = device_range(src, count, &sh_src);
+    const bool d = device_pointer(dst), s = device_pointer(src);
     kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
              : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
   }
+  unsigned char* sh_dst = nullptr;
+  unsigned char* sh_src = nullptr;
+  const auto check = [&](const char* api, bool device_dst, bool device_src) {
+    return (!device_dst || check_device(dst, count, api, "destination", &sh_dst, file, line)) &&
+           (!device_src || check_device(src, count, api, "source", &sh_src, file, line));
+  };
+  bool ok = true;
   switch (kind) {
     case cudaMemcpyHostToHost:
       break;
     case cudaMemcpyHostToDevice:
-      if (!check_device(dst, count, "cudaMemcpy (host to device)", "destination", &sh_dst))
-        return fail_api(cudaErrorInvalidValue);
+      ok = check("cudaMemcpy (host to device)", true, false);
       break;
     case cudaMemcpyDeviceToHost:
-      if (!check_device(src, count, "cudaMemcpy (device to host)", "source", &sh_src))
-        return fail_api(cudaErrorInvalidValue);
+      ok = check("cudaMemcpy (device to host)", false, true);
       break;
     case cudaMemcpyDeviceToDevice:
-      if (!check_device(dst, count, "cudaMemcpy (device to device)", "destination", &sh_dst) ||
-          !check_device(src, count, "cudaMemcpy (device to device)", "source", &sh_src))
-        return fail_api(cudaErrorInvalidValue);
+      ok = check("cudaMemcpy (device to device)", true, true);
       break;
     default:
       return fail_api(cudaErrorInvalidMemcpyDirection);
   }
+  if (!ok) return fail_api(cudaErrorInvalidValue);
   std::memmove(dst, src, count);
   if (sh_dst) {
     if (sh_src)
@@ -187,22 +206,23 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t) {
-  return cudaMemcpy(dst, src, count, kind);
+                            cudaStream_t, const char* file, int line) {
+  return cudaMemcpy(dst, src, count, kind, file, line);
 }
 
-cudaError_t cudaMemset(void* p, int value, size_t count) {
+cudaError_t cudaMemset(void* p, int value, size_t count, const char* file, int line) {
   GPULAB_STICKY;
   unsigned char* shadow = nullptr;
-  if (!check_device(p, count, "cudaMemset", "destination", &shadow))
+  if (!check_device(p, count, "cudaMemset", "destination", &shadow, file, line))
     return fail_api(cudaErrorInvalidValue);
   if (count == 0) return cudaSuccess;
   std::memset(p, value, count);
   if (shadow) std::memset(shadow, shadow_init, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* p, int value, size_t count, cudaStream_t) {
-  return cudaMemset(p, value, count);
+cudaError_t cudaMemsetAsync(void* p, int value, size_t count, cudaStream_t, const char* file,
+                            int line) {
+  return cudaMemset(p, value, count, file, line);
 }
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {

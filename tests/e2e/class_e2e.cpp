@@ -151,6 +151,10 @@ TEST_SUITE("class") {
     CHECK(record.at("key").at("submission").get<std::string>().rfind("fnv1a64:", 0) == 0);
     CHECK(read_text(out / "scatter-gather" / "alice" / "grading.json").find("\"7\"") ==
           std::string::npos);  // the hidden seed is not spelled out
+    // but fingerprinted with HMAC-SHA256, which gives it back to no one (grader/secret.h).
+    const std::string fingerprint = record.at("key").at("hidden_seed");
+    CHECK(fingerprint.size() == 64);
+    CHECK(fingerprint.find_first_not_of("0123456789abcdef") == std::string::npos);
 
     // The CSV: a row per student with the report's total; a column per test.
     const auto rows = csv_rows(read_text(out / "class.csv"));

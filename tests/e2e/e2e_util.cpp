@@ -1,9 +1,15 @@
 #include "e2e_util.h"
 
 #include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 namespace e2e {
 
@@ -25,8 +31,8 @@ Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& 
                 std::vector<std::string> extra, double timeout_s, std::vector<std::string> env) {
   fs::create_directories(report.parent_path());
   std::vector<std::string> argv = {
-      GPULAB_TEST_BINARY, "grade",         lab, "--submission", submission.string(), "--out",
-      report.string(),    "--hidden-seed", "7"};
+      GPULAB_TEST_BINARY, "grade",         lab,        "--submission", submission.string(), "--out",
+      report.string(),    "--hidden-seed", kHiddenSeed};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Graded g;
   g.process =
@@ -35,6 +41,46 @@ Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& 
   REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
   g.report = json::parse(in);
   return g;
+}
+
+namespace {
+
+std::string read_proc(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+std::vector<std::string> leftover_processes() {
+  std::vector<std::string> left;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  for (;;) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    left.clear();
+    for (const auto& e : fs::directory_iterator("/proc")) {
+      const std::string pid = e.path().filename().string();
+      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      const std::string stat = read_proc(e.path() / "stat");
+      const size_t end = stat.rfind(')');
+      if (end == std::string::npos) continue;
+      char state = 0;
+      long ppid = 0;
+      if (std::sscanf(stat.c_str() + end + 1, " %c %ld", &state, &ppid) != 2) continue;
+      if (ppid != getpid() || state == 'Z') continue;
+      std::string cmdline = read_proc(e.path() / "cmdline");
+      for (char& c : cmdline)
+        if (c == '\0') c = ' ';
+      left.push_back(pid + ": " + cmdline.substr(0, 200));
+    }
+    if (left.empty() || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (const auto& l : left) kill(std::stoi(l.substr(0, l.find(':'))), SIGKILL);
+  while (!left.empty() && waitpid(-1, nullptr, 0) > 0) {
+  }
+  return left;
 }
 
 json test_named(const json& report, const std::string& prefix) {

@@ -24,7 +24,11 @@ struct Graded {
 // A fresh directory per name and process: ctest runs the suites in parallel.
 fs::path scratch(const std::string& name);
 
-// `gpulab grade <lab> --submission <submission> --hidden-seed 7 <extra>`; the report must exist.
+// The hidden seed these suites grade with (short, so gpulab warns that it is guessable).
+inline const std::string kHiddenSeed = "7";
+
+// `gpulab grade <lab> --submission <submission> --hidden-seed kHiddenSeed <extra>`; the report
+// must exist.
 // `env`: NAME=VALUE entries for gpulab's environment (GPULAB_SOURCE_DIR, say).
 Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
              double timeout_s = 900, std::vector<std::string> env = {});
@@ -32,6 +36,11 @@ Graded grade(const std::string& lab, const fs::path& submission, std::vector<std
 Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& submission,
                 std::vector<std::string> extra, double timeout_s = 900,
                 std::vector<std::string> env = {});
+
+// The processes this test process adopted (orphans of the grader's children; the caller made
+// itself a subreaper, PR_SET_CHILD_SUBREAPER) that still run, each described; they are killed
+// and reaped. Those the grader just killed get a moment to end.
+std::vector<std::string> leftover_processes();
 
 // A copy of the test whose name starts with `prefix` (exactly one must).
 json test_named(const json& report, const std::string& prefix);

@@ -7,7 +7,9 @@
 //    "intake": "reject"                   (the part's "submission not accepted" test), or
 //    "public": "pass" | "fail", "hidden": "pass" | "fail" (optional; any group of the lab; or
 //              one per part: {"inclusive": "pass", "hillis-steele": "fail"}),
-//    "output_contains": [texts the failing test's output must hold],
+//    "output_contains": [texts the failing test's output must hold; {backend: text} where
+//                         the words differ by backend],
+//    "output_lacks": [texts found nowhere in the report: no test's output, nor its own],
 //    "report_output_contains": [texts the report's own output must hold],
 //    "timeout": seconds per correctness run (gpulab grade --timeout),
 //    "about": what the submission is (for people),

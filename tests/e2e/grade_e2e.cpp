@@ -109,6 +109,12 @@ TEST_SUITE("cpu") {
     check_full_correctness(g.report, "cpu_fast");
   }
 
+  TEST_CASE("x86 intrinsics in a CPU part build with nvcc and pass") {
+    const Graded g =
+        grade(kSubmissions / "alt-cpu-intrinsics", {"--part", "cpu_fast", "--no-time"});
+    check_full_correctness(g.report, "cpu_fast");
+  }
+
   TEST_CASE("a dropped atom fails with the worst point, expected and got values") {
     const json t = failing_public_test(kSubmissions / "bug-dropped-atom", "cpu_fast");
     CHECK(contains(t, "outside the error bound"));
@@ -215,6 +221,7 @@ TEST_SUITE("gpu") {
   TEST_CASE("an illegal address on the GPU is reported in words") {
     const json t = failing_public_test(kSubmissions / "crash", "gather");
     CHECK(contains(t, "illegal"));
+    CHECK(contains(t, "your dcs_gather failed on the GPU: cudaErrorIllegalAddress"));
   }
 
   TEST_CASE("a spinning kernel is killed at the timeout") {
@@ -283,6 +290,15 @@ TEST_SUITE("sim") {
   TEST_CASE("a wild write is reported with its file and line on the CPU backend") {
     const json t = failing_public_test(kSubmissions / "crash", "gather", kSim);
     CHECK_MESSAGE(contains(t, "dcs.cu:5"), t.dump(2));
+    // Said where it ran: never "on the GPU" here.
+    CHECK(contains(t, "your dcs_gather failed on the CPU backend: cudaErrorIllegalAddress"));
+    CHECK_FALSE(contains(t, "on the GPU"));
+  }
+
+  TEST_CASE("x86 intrinsics in a CPU part build and pass on the CPU backend") {
+    const Graded g =
+        grade(kSubmissions / "alt-cpu-intrinsics", sim_and({"--part", "cpu_fast", "--no-time"}));
+    check_full_correctness(g.report, "cpu_fast");
   }
 
   TEST_CASE("a compile error on the CPU backend names the file and line") {

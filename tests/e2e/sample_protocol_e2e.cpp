@@ -38,14 +38,14 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   const gpulab::GroupSpec* g = nullptr;
   const gpulab::DatasetSpec* spec = small_dataset(lab, part.name, &g);
   REQUIRE(spec != nullptr);
-  const gpulab::DatasetDirs base = gpulab::materialize(lab, *g, *spec, 7, cache);
+  const gpulab::DatasetDirs base = gpulab::materialize(lab, *g, *spec, "7", cache);
   // Two samples of their own (other seeds), as the grader makes them.
   std::vector<gpulab::DatasetDirs> samples;
   for (int k = 1; k <= 2; ++k) {
     gpulab::DatasetSpec s = *spec;
     s.name = spec->name + ".sample-" + std::to_string(k);
     s.seed = 1000 + k;
-    samples.push_back(gpulab::materialize(lab, *g, s, 7, cache));
+    samples.push_back(gpulab::materialize(lab, *g, s, "7", cache));
   }
   const fs::path root = scratch("samples-" + lab.id + "-" + part.name);
   const fs::path out = root / "out";

@@ -26,7 +26,7 @@ struct ScanRun {
   ScanRun() {
     const gpulab::DatasetSpec spec{
         "int-31", {{"n", 31}, {"dtype", "int32"}, {"values", "small"}}, 7, {}};
-    ds = gpulab::materialize(lab, lab.groups.at(0), spec, 0, dir / "datasets");
+    ds = gpulab::materialize(lab, lab.groups.at(0), spec, "", dir / "datasets");
     std::filesystem::create_directories(dir / "out");
   }
   std::vector<int32_t> right() const {

@@ -28,7 +28,7 @@ struct Fixture {
     gpulab::GroupSpec group = lab.groups.at(0);
     gpulab::DatasetSpec spec{
         "odd", {{"nx", 33}, {"ny", 31}, {"nz", 5}, {"n_atoms", 37}, {"h", 0.5}}, 3, {}};
-    ds = gpulab::materialize(lab, group, spec, 0, dir / "datasets");
+    ds = gpulab::materialize(lab, group, spec, "", dir / "datasets");
     std::filesystem::create_directories(dir / "out");
   }
 
@@ -117,7 +117,7 @@ TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a
                                  5,
                                  {}};
   const gpulab::DatasetDirs ds =
-      gpulab::materialize(lab, lab.groups.at(0), spec, 0, dir / "datasets");
+      gpulab::materialize(lab, lab.groups.at(0), spec, "", dir / "datasets");
   const auto out = dir / "out";
   std::filesystem::create_directories(out);
   auto read = [&](const std::string& name) {

@@ -209,6 +209,32 @@ TEST_CASE("compare_sum_magnitude with per-element terms uses each element's own 
             .pass);
 }
 
+TEST_CASE("compare_sum_magnitude with prefix terms gives element k sqrt(terms since its head)") {
+  // magnitude 1 everywhere, K = 1: the bound is u * sqrt(m), m the terms of k's prefix.
+  const SumMagnitudeTolerance tol = tolerance(1, 1000);  // n_terms is overridden
+  const std::vector<float> got(6, 1.0f);
+  const std::vector<double> magnitude(6, 1.0);
+  // Errors of 1.9u at k = 3 (m = 4: bound 2u) and 1.5u at k = 5.
+  std::vector<double> expected(6, 1.0);
+  expected[3] = 1.0 + 1.9 * kU;
+  expected[5] = 1.0 + 1.5 * kU;
+  gpulab::PerElementBound per_element;
+  per_element.prefix = true;
+  CompareResult r = gpulab::compare_sum_magnitude(got.data(), expected.data(), magnitude.data(),
+                                                  got.size(), tol, per_element);
+  CHECK(r.pass);  // without heads, m = k + 1: bounds 2u at k = 3 and sqrt(6)u at k = 5
+  CHECK(r.max_err_over_bound == doctest::Approx(0.95).epsilon(1e-6));
+  // A head at k = 4 restarts the count: k = 5 has m = 2, bound sqrt(2)u < 1.5u.
+  const std::vector<uint8_t> heads = {1, 0, 0, 0, 1, 0};
+  per_element.heads = heads.data();
+  r = gpulab::compare_sum_magnitude(got.data(), expected.data(), magnitude.data(), got.size(), tol,
+                                    per_element);
+  CHECK_FALSE(r.pass);
+  CHECK(r.n_fail == 1);
+  CHECK(r.worst_index == 5);
+  CHECK(r.worst_bound == doctest::Approx(std::sqrt(2.0) * kU));
+}
+
 TEST_CASE("the position sensitivity widens each element's bound by K * u * position") {
   // magnitude 1, n 1: 4u; with position 5 the bound is 4u * (1 + 5) = 24u.
   const SumMagnitudeTolerance tol = tolerance(4, 1);

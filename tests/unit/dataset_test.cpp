@@ -1,6 +1,6 @@
 // grader/dataset_store.h, grader/generator_registry.h and the scatter-gather generator: the
 // inputs are deterministic and contain the promised edge cases, the oracle is right, and the
-// cache is reused only while it matches.
+// cache keeps one entry per dataset identity (secret included), never rewritten.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include "dataset_store.h"
 #include "generator_registry.h"
 #include "npy.h"
+#include "secret.h"
 #include "test_util.h"
 
 namespace {
@@ -36,7 +37,7 @@ json params(int nx, int ny, int nz, int n_atoms, double h, const std::string& do
 // params from there).
 fs::path generate(const json& p, uint64_t seed, const fs::path& dir) {
   fs::create_directories(dir);
-  test::write_file(dir / "meta.json", json({{"params", p}, {"seed", seed}}).dump());
+  test::write_file(dir / "meta.json", json({{"params", p}}).dump());
   generator().generate(p, seed, dir);
   return dir;
 }
@@ -201,7 +202,7 @@ TEST_CASE("invalid parameters throw std::invalid_argument naming the parameter")
   CHECK(contains(msg, "\"n_atoms\""));
 }
 
-TEST_CASE("materialize reuses a complete dataset and regenerates a changed one") {
+TEST_CASE("materialize reuses an entry and makes a changed dataset an entry of its own") {
   test::TempDir root;
   const gpulab::LabConfig lab = real_lab();
   const gpulab::GroupSpec& group = lab.groups.at(0);
@@ -209,12 +210,16 @@ TEST_CASE("materialize reuses a complete dataset and regenerates a changed one")
   const gpulab::DatasetSpec& tiny = group.datasets.at(0);
   REQUIRE(tiny.name == "tiny");
 
-  const gpulab::DatasetDirs d = gpulab::materialize(lab, group, tiny, 0, root.path());
+  const gpulab::DatasetDirs d = gpulab::materialize(lab, group, tiny, "secret", root.path());
   CHECK(d.group == "public");
   CHECK(d.name == "tiny");
   CHECK_FALSE(d.hidden);
-  CHECK(d.seed == *tiny.seed);
-  CHECK(d.input == root / "public" / "tiny" / "input");
+  // root/<group>/<name>/<the SHA-256 of its identity>/input
+  const fs::path entry = d.input.parent_path();
+  CHECK(entry.parent_path() == root / "public" / "tiny");
+  CHECK(entry.filename().string().size() == 64);
+  CHECK(d.input == entry / "input");
+  CHECK(d.expected == entry / "expected");
   CHECK(fs::exists(d.input / "atoms.npy"));
   CHECK(fs::exists(d.input / "meta.json"));
   CHECK(fs::exists(d.expected / "potential.npy"));
@@ -225,23 +230,94 @@ TEST_CASE("materialize reuses a complete dataset and regenerates a changed one")
   const fs::path marker = d.input.parent_path() / "marker";
   test::write_file(marker, "kept");
   const auto mtime = fs::last_write_time(d.input / "atoms.npy");
-  const gpulab::DatasetDirs again = gpulab::materialize(lab, group, tiny, 0, root.path());
+  const gpulab::DatasetDirs again = gpulab::materialize(lab, group, tiny, "secret", root.path());
   CHECK(again.input == d.input);
   CHECK(fs::last_write_time(again.input / "atoms.npy") == mtime);
   CHECK(fs::exists(marker));
+  // A public dataset's identity holds no secret: every grader shares its entry.
+  CHECK(gpulab::materialize(lab, group, tiny, "another secret", root.path()).input == d.input);
 
+  // Changed parameters are another dataset, in an entry of its own; the old one stays as it was
+  // for whoever reads it.
   gpulab::DatasetSpec changed = tiny;
   changed.params["nx"] = 3;
-  const gpulab::DatasetDirs rebuilt = gpulab::materialize(lab, group, changed, 0, root.path());
-  CHECK_FALSE(fs::exists(marker));
+  const gpulab::DatasetDirs rebuilt =
+      gpulab::materialize(lab, group, changed, "secret", root.path());
+  CHECK(rebuilt.input != d.input);
+  CHECK(fs::exists(marker));
+  CHECK(fs::last_write_time(d.input / "atoms.npy") == mtime);
   const json meta = json::parse(test::read_file(rebuilt.input / "meta.json"));
   CHECK(meta["params"]["nx"] == 3);
   CHECK(gpulab::read_npy(rebuilt.expected / "potential.npy").shape == std::vector<size_t>{1, 1, 3});
 
-  // Only the dataset itself is left under the group: no half-built temporary directories.
+  // Only the two entries are left: no half-built temporary directories.
   size_t entries = 0;
-  for (const auto& e : fs::directory_iterator(root / "public")) entries += e.exists();
-  CHECK(entries == 1);
+  for (const auto& e : fs::directory_iterator(root / "public" / "tiny")) entries += e.exists();
+  CHECK(entries == 2);
+}
+
+TEST_CASE("the meta.json a run reads holds no seed") {
+  test::TempDir root;
+  const gpulab::LabConfig lab = real_lab();
+  const gpulab::GroupSpec& hidden = lab.groups.at(1);
+  REQUIRE(hidden.hidden);
+  const gpulab::DatasetSpec& ds = hidden.datasets.at(0);
+  const gpulab::DatasetDirs d = gpulab::materialize(lab, hidden, ds, "secret", root.path());
+  const json meta = json::parse(test::read_file(d.input / "meta.json"));
+  CHECK_FALSE(meta.contains("seed"));
+  CHECK(meta.at("name") == ds.name);
+  CHECK(meta.at("params") == ds.params);
+  // Nor does any other file beside the inputs: the entry holds input/ and expected/ alone.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(d.input.parent_path()))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"expected", "input"});
+  for (const auto& e : fs::directory_iterator(d.input))
+    CHECK_FALSE(
+        contains(test::read_file(e.path()), std::to_string(gpulab::dataset_seed(ds, "secret"))));
+}
+
+TEST_CASE("hidden datasets of different secrets never share a cache entry") {
+  test::TempDir root;
+  const gpulab::LabConfig lab = real_lab();
+  const gpulab::GroupSpec& hidden = lab.groups.at(1);
+  const gpulab::DatasetSpec& ds = hidden.datasets.at(0);
+  const gpulab::DatasetDirs a = gpulab::materialize(lab, hidden, ds, "secret A", root.path());
+  const std::string atoms_a = test::read_file(a.input / "atoms.npy");
+  const std::string expected_a = test::read_file(a.expected / "potential.npy");
+  const auto mtime = fs::last_write_time(a.input / "atoms.npy");
+
+  // A second grader with another secret makes an entry of its own and leaves the first as it
+  // was, so a grade reading it meanwhile reads the datasets it started with.
+  const gpulab::DatasetDirs b = gpulab::materialize(lab, hidden, ds, "secret B", root.path());
+  CHECK(b.input != a.input);
+  CHECK(test::read_file(b.input / "atoms.npy") != atoms_a);
+  CHECK(test::read_file(a.input / "atoms.npy") == atoms_a);
+  CHECK(test::read_file(a.expected / "potential.npy") == expected_a);
+  CHECK(fs::last_write_time(a.input / "atoms.npy") == mtime);
+
+  // The first secret finds its own entry again, untouched.
+  const gpulab::DatasetDirs again = gpulab::materialize(lab, hidden, ds, "secret A", root.path());
+  CHECK(again.input == a.input);
+  CHECK(fs::last_write_time(again.input / "atoms.npy") == mtime);
+}
+
+TEST_CASE("an entry changed by hand is refused, not replaced under its readers") {
+  test::TempDir root;
+  const gpulab::LabConfig lab = real_lab();
+  const gpulab::GroupSpec& group = lab.groups.at(0);
+  const gpulab::DatasetSpec& tiny = group.datasets.at(0);
+  const gpulab::DatasetDirs d = gpulab::materialize(lab, group, tiny, "", root.path());
+  test::write_file(d.input / "meta.json", "{}");
+  try {
+    gpulab::materialize(lab, group, tiny, "", root.path());
+    FAIL("materialize used an entry whose meta.json was changed");
+  } catch (const std::runtime_error& e) {
+    CHECK(contains(e.what(), d.input.parent_path().string()));
+    CHECK(contains(e.what(), "remove that folder"));
+  }
+  CHECK(test::read_file(d.input / "meta.json") == "{}");
 }
 
 TEST_CASE("materialize names the lab and dataset when generation fails") {
@@ -250,7 +326,7 @@ TEST_CASE("materialize names the lab and dataset when generation fails") {
   gpulab::DatasetSpec broken = lab.groups.at(0).datasets.at(0);
   broken.params["nx"] = 0;
   try {
-    gpulab::materialize(lab, lab.groups.at(0), broken, 0, root.path());
+    gpulab::materialize(lab, lab.groups.at(0), broken, "", root.path());
     FAIL("materialize accepted nx = 0");
   } catch (const std::runtime_error& e) {
     const std::string msg = e.what();
@@ -258,15 +334,15 @@ TEST_CASE("materialize names the lab and dataset when generation fails") {
     CHECK(contains(msg, "scatter-gather/tiny"));
     CHECK(contains(msg, "\"nx\""));
   }
-  CHECK(fs::is_empty(root / "public"));
+  CHECK(fs::is_empty(root / "public" / "tiny"));  // no half dataset left
 }
 
 TEST_CASE("dataset_seed: fixed for public datasets, distinct for hidden ones") {
   const gpulab::LabConfig lab = real_lab();
   const gpulab::DatasetSpec& tiny = lab.groups.at(0).datasets.at(0);
   REQUIRE(tiny.seed.has_value());
-  CHECK(gpulab::dataset_seed(tiny, 1) == *tiny.seed);
-  CHECK(gpulab::dataset_seed(tiny, 999) == *tiny.seed);
+  CHECK(gpulab::dataset_seed(tiny, "1") == *tiny.seed);
+  CHECK(gpulab::dataset_seed(tiny, "999") == *tiny.seed);
 
   const gpulab::GroupSpec& hidden = lab.groups.at(1);
   REQUIRE(hidden.hidden);
@@ -274,7 +350,10 @@ TEST_CASE("dataset_seed: fixed for public datasets, distinct for hidden ones") {
   const auto& a = hidden.datasets[0];
   const auto& b = hidden.datasets[1];
   REQUIRE_FALSE(a.seed.has_value());
-  CHECK(gpulab::dataset_seed(a, 12345) != gpulab::dataset_seed(b, 12345));
-  CHECK(gpulab::dataset_seed(a, 12345) == gpulab::dataset_seed(a, 12345));
-  CHECK(gpulab::dataset_seed(a, 12345) != gpulab::dataset_seed(a, 12346));
+  CHECK(gpulab::dataset_seed(a, "12345") != gpulab::dataset_seed(b, "12345"));
+  CHECK(gpulab::dataset_seed(a, "12345") == gpulab::dataset_seed(a, "12345"));
+  CHECK(gpulab::dataset_seed(a, "12345") != gpulab::dataset_seed(a, "12346"));
+  // Drawn with HMAC-SHA256 (secret.h), not from anything a student can invert.
+  CHECK(gpulab::dataset_seed(a, "12345") ==
+        gpulab::secret_seed("12345", "gpulab hidden dataset", a.name));
 }

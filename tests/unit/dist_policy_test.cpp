@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "process.h"
 #include "test_util.h"
 
 namespace {
@@ -96,4 +97,19 @@ TEST_CASE("templates: every placeholder filled, or an error naming the one left"
                               "t") == "lab=scan seed=42 scan");
   CHECK_THROWS_WITH_AS(gpulab::fill_template("x=@GPULAB_OTHER@", {{"GPULAB_LAB", "scan"}}, "t"),
                        doctest::Contains("@GPULAB_OTHER@"), std::runtime_error);
+}
+
+TEST_CASE("a shell-quoted value is one word of the script, whatever its text") {
+  // What an instructor's hidden seed may hold: quotes, spaces, $(...), a newline.
+  const std::string text = "it's \"a\" $(touch /tmp/gpulab-no) `x` \\ ;\n* end";
+  const gpulab::ProcessResult r = gpulab::run_process(
+      {{"bash", "-c", "printf '%s|' " + gpulab::shell_quote(text) + " " + gpulab::shell_quote("")},
+       "/",
+       10,
+       4096,
+       0,
+       0,
+       {}});
+  CHECK(r.ok());
+  CHECK(r.output == text + "||");
 }

@@ -70,3 +70,31 @@ TEST_CASE("an input leaves the run when it goes out of scope") {
   }
   CHECK(ctx.moving_inputs.empty());
 }
+
+namespace {
+
+// The room a set's allocation holds beyond its input, seen from outside.
+struct RoomProbe : gpulab::HostInputs<float> {
+  using HostInputs::HostInputs;
+  using MovingInputs::room;
+};
+
+}  // namespace
+
+TEST_CASE("untimed, an input is allocated at its exact size; a refresh is a new allocation") {
+  test::TempDir dir;
+  gpulab::RunContext ctx{{}, dir.path(), false, {}, {}};  // a correctness run: no timing
+  const std::vector<float> truth = {1, 2, 3};
+  RoomProbe in(ctx, truth.data(), truth.size());
+  // Nothing past the end: a read one element too far leaves the allocation (sim/README.md).
+  CHECK(in.room() == 0);
+  const float* first = in.get(0);
+  const_cast<float*>(first)[0] = -1;  // a submission writing into its const input
+  ctx.refresh_inputs(0);              // the grader's second call
+  CHECK(in.get(0) != first);
+  CHECK(std::vector<float>(in.get(0), in.get(0) + truth.size()) == truth);
+  // Timed, the allocation has the room its places need.
+  gpulab::RunContext timed = timed_context(dir, 3);
+  RoomProbe padded(timed, truth.data(), truth.size());
+  CHECK(padded.room() > 0);
+}

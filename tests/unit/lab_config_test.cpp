@@ -111,6 +111,18 @@ TEST_CASE("the scatter-gather lab.json loads") {
   CHECK(lab.curve.zero_past_ratio == j["performance_curve"]["zero_past_ratio"].get<double>());
 }
 
+TEST_CASE("a lab's own time limit on the CPU backend, else the backend's rule") {
+  json j = real_lab();
+  REQUIRE_FALSE(j.contains("sim_time_limit"));
+  const LabConfig plain = LabConfig::parse(j.dump(), real_lab_json());
+  CHECK(plain.sim_time_limit.over_reference == gpulab::SimTimeLimit{}.over_reference);
+  CHECK(plain.sim_time_limit.floor_s == gpulab::SimTimeLimit{}.floor_s);
+  j["sim_time_limit"] = {{"over_reference", 4}, {"floor_s", 2.5}};
+  const LabConfig own = LabConfig::parse(j.dump(), real_lab_json());
+  CHECK(own.sim_time_limit.over_reference == 4);
+  CHECK(own.sim_time_limit.floor_s == 2.5);
+}
+
 // A timed score needs a floor: without one, a time no hardware could reach (a result copied
 // from an earlier call, a forged record) would be scored as it stands.
 TEST_CASE("every timed part of every lab has a roofline floor") {
@@ -205,6 +217,9 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
       {"a constant count of terms below 1",
        [](json& j) { j["outputs"]["potential"]["tolerance"]["terms"] = 0; },
        {"outputs.potential.tolerance.terms", ">= 1"}},
+      {"heads on a tolerance that is not a prefix sum's",
+       [](json& j) { j["outputs"]["potential"]["tolerance"]["heads"] = "flags"; },
+       {"outputs.potential.tolerance.heads", "\"prefix\""}},
       {"unknown tolerance model",
        [](json& j) { j["outputs"]["potential"]["tolerance"]["model"] = "relative"; },
        {"outputs.potential.tolerance.model", "\"relative\""}},
@@ -254,6 +269,29 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
          j["student_files"] = {"dcs.cu", "../x.cu"};
        },
        {"student_files", "\"../x.cu\""}},
+      // Found by fuzzing (tests/fuzz/): each was a json type_error, not a LabConfigError.
+      {"a group's timing that is not a boolean",
+       [](json& j) { j["dataset_groups"][0]["timing"] = 5; },
+       {"dataset_groups[0].timing", "true or false"}},
+      {"a ceiling that is not a number",
+       [](json& j) {
+         j["timing"]["ceiling_per_s"] = {{"gpu", "fast"}};
+       },
+       {"timing.ceiling_per_s.gpu", "must be a number"}},
+      {"timing that is not an object", [](json& j) { j["timing"] = 3; }, {"timing", "an object"}},
+      {"a CPU backend limit below the reference's own time",
+       [](json& j) {
+         j["sim_time_limit"] = {{"over_reference", 0.5}, {"floor_s", 60}};
+       },
+       {"sim_time_limit", "over_reference >= 1"}},
+      {"a CPU backend limit without its floor",
+       [](json& j) {
+         j["sim_time_limit"] = {{"over_reference", 8}};
+       },
+       {"sim_time_limit", "missing \"floor_s\""}},
+      {"a CPU backend limit that is not an object",
+       [](json& j) { j["sim_time_limit"] = 8; },
+       {"sim_time_limit", "an object"}},
   };
   for (const auto& c : cases) {
     CAPTURE(c.what);
@@ -334,6 +372,20 @@ TEST_CASE("a tolerance's terms: a dataset parameter, or a per-element array of t
   t.terms = "expected:potential_terms";
   CHECK(t.per_element_terms());
   CHECK(t.terms_file() == "potential_terms");
+}
+
+TEST_CASE("a prefix sum's terms: \"prefix\", restarted at the heads an input array gives") {
+  test::TempDir tmp;
+  json j = real_lab();
+  j["outputs"]["potential"]["tolerance"]["terms"] = "prefix";
+  j["outputs"]["potential"]["tolerance"]["heads"] = "flags";
+  const fs::path file = tmp / "labs" / "scatter-gather" / "lab.json";
+  test::write_file(file, j.dump());
+  const auto& tol = LabConfig::load(file).outputs.at("potential").tolerance;
+  CHECK(tol.prefix_terms());
+  CHECK_FALSE(tol.per_element_terms());
+  CHECK(tol.heads == "flags");
+  CHECK(tol.terms_constant == 0);
 }
 
 TEST_CASE("a segment_sets output names two other int32 outputs for its segments") {

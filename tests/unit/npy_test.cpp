@@ -175,6 +175,24 @@ TEST_CASE("npy errors name the file and the problem") {
     CHECK(contains(msg, "(2, 3)"));
     CHECK(contains(msg, "24 bytes"));
   }
+  SUBCASE("a shape that is not a tuple (found by fuzzing: it read out of range)") {
+    const fs::path file = tmp / "no-tuple.npy";
+    test::write_file(file, npy_bytes("{'descr': '<i4', 'fortran_order': False, 'shape': }", ""));
+    const std::string msg = read_error(file);
+    INFO(msg);
+    CHECK(contains(msg, file.string()));
+    CHECK(contains(msg, "is not a tuple"));
+  }
+  SUBCASE("a shape whose size wraps around (found by fuzzing: read as an empty array)") {
+    const fs::path file = tmp / "huge.npy";
+    test::write_file(
+        file,
+        npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
+                  ""));
+    const std::string msg = read_error(file);
+    INFO(msg);
+    CHECK(contains(msg, "is too large"));
+  }
   SUBCASE("trailing bytes") {
     const fs::path file = tmp / "long.npy";
     test::write_file(file, npy_bytes(f4_2x3, floats + "x"));

@@ -4,12 +4,14 @@
 
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 
+#include "safe_text.h"
 #include "test_util.h"
 
 namespace {
@@ -134,6 +136,18 @@ TEST_CASE("run_process keeps output_limit bytes and counts the rest") {
   CHECK(contains(r.output.substr(4096), "truncated"));
 }
 
+TEST_CASE("run_process cuts kept output between characters, never inside one") {
+  // U+2588 (3 bytes) 2000 times: 4096 bytes is not a whole number of them.
+  ProcessOptions o = shell("for i in $(seq 2000); do printf '\\342\\226\\210'; done");
+  o.output_limit = 4096;
+  const ProcessResult r = gpulab::run_process(o);
+  CHECK(r.output_truncated);
+  CHECK(r.output_bytes == 6000);
+  const std::string kept = r.output.substr(0, r.output.find('\n'));
+  CHECK(kept.size() == 4095);  // 1365 whole characters
+  CHECK(gpulab::is_safe_text(r.output));
+}
+
 TEST_CASE("run_process reports a program that cannot be started") {
   ProcessOptions o;
   o.argv = {"/nonexistent/gpulab-no-such-program"};
@@ -205,4 +219,36 @@ TEST_CASE("run_process runs the child as another user, or not at all") {
     CHECK_FALSE(r.ok());
     CHECK(contains(r.start_error, "not permitted"));
   }
+}
+
+TEST_CASE("a collect pipe keeps what the child wrote, even if it closes or replaces its end") {
+  // Written, then the end closed and replaced by a file: what was written stays the grader's.
+  ProcessOptions o = shell("printf 'one\\ntwo\\n' >&5; exec 5>&-; exec 5>/dev/null; echo gone >&5");
+  o.collect = {5, 1024};
+  ProcessResult r = gpulab::run_process(o);
+  CHECK(r.ok());
+  CHECK(r.collected == "one\ntwo\n");
+  CHECK_FALSE(r.collected_truncated);
+
+  // More than the limit: what fits, and the rest said to be cut.
+  o = shell("head -c 5000 /dev/zero >&5");
+  o.collect = {5, 1000};
+  r = gpulab::run_process(o);
+  CHECK(r.collected.size() == 1000);
+  CHECK(r.collected_truncated);
+
+  // More than a pipe's buffer: read while the child runs, so it never blocks.
+  o = shell("head -c 300000 /dev/zero >&5", 10);
+  o.collect = {5, 1 << 20};
+  r = gpulab::run_process(o);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.collected.size() == 300000);
+
+  // The child cannot open the pipe again to read it back (through /proc), as the grader's user
+  // or, under a root grader, as the other user the sandbox gives it (root itself could).
+  o = shell("(exec 6</proc/self/fd/5) 2>/dev/null && echo reopened || echo refused");
+  o.collect = {5, 1024};
+  if (geteuid() == 0) o.run_as = std::make_pair(uid_t{65534}, gid_t{65534});
+  r = gpulab::run_process(o);
+  CHECK(r.output == "refused\n");
 }

@@ -3,7 +3,9 @@
 #include "report.h"
 
 #include <doctest/doctest.h>
+#include <signal.h>
 
+#include "safe_text.h"
 #include "test_util.h"
 
 namespace {
@@ -115,4 +117,37 @@ TEST_CASE("write_report writes valid JSON through a rename") {
   for (const auto& e : std::filesystem::directory_iterator(path.parent_path()))
     names.push_back(e.path().filename().string());
   CHECK(names == std::vector<std::string>{"results.json"});
+}
+
+TEST_CASE("a report quoting any bytes is valid JSON of safe text") {
+  Report r = sample_report();
+  const std::string progress = "\xE2\x96\x88\xE2\x96";  // a bar cut inside its second block
+  r.tests[0].output = "Its output:\n" + progress + "\x1b[31m" + std::string("\0\xFF", 2);
+  r.tests[0].name = "name \xC0";
+  r.tests[0].extra = {{"key\x01", "value\x1b"}};
+  r.output = "bad \xED\xA0\x80 surrogate";
+  const std::string text = gpulab::report_text(r);
+  CHECK(gpulab::is_safe_text(text));
+  const json j = json::parse(text);  // throws on invalid UTF-8
+  const std::string output = j["tests"][0]["output"];
+  CHECK(contains(output, "\\x1b[31m"));
+  CHECK(contains(output, "\\x00"));
+  CHECK(contains(output, "\xEF\xBF\xBD"));  // U+FFFD
+  CHECK(j["tests"][0]["extra_data"].contains("key\\x01"));
+  CHECK(gpulab::is_safe_text(r.summary()));
+
+  test::TempDir tmp;
+  gpulab::write_report(tmp / "results.json", r);
+  CHECK(json::parse(test::read_file(tmp / "results.json")) == j);
+}
+
+TEST_CASE("a stopped grading's report has no score and names the signal") {
+  Report r = sample_report();
+  r.stopped_by = SIGTERM;
+  const json j = r.to_json();
+  CHECK_FALSE(j.contains("score"));
+  CHECK(contains(j["output"].get<std::string>(), "stopped (SIGTERM)"));
+  CHECK(j["extra_data"]["stopped"]["signal"] == "SIGTERM");
+  CHECK(j["tests"].size() == 3);  // the tests finished before it stopped
+  CHECK(contains(r.summary(), "stopped by SIGTERM"));
 }

@@ -94,6 +94,9 @@ TEST_SUITE("e2e") {
   TEST_CASE("Thrust sort and reduce on the C++ back-end") {
     check_program("thrust_sort_reduce", "thrust OK");
   }
+  TEST_CASE("host code with x86 intrinsics (<xmmintrin.h>, <immintrin.h>) builds as under nvcc") {
+    check_program("x86_intrinsics", "x86 intrinsics OK", {"-O2"});
+  }
   TEST_CASE("kernels, __shared__ and launches in the student's own headers") {
     check_program("with_header", "headers OK", {"-I", program("with_header")});
   }

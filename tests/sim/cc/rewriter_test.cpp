@@ -378,6 +378,20 @@ TEST_SUITE("rewriter") {
                    "is written inside a macro defined outside the student's files"));
   }
 
+  TEST_CASE("x86 intrinsics are host functions: host code may call them, a kernel may not") {
+    const std::string intrinsics =
+        "#include <xmmintrin.h>\n#include <immintrin.h>\n"
+        "void fence(float* p) { _mm_storeu_ps(p, _mm_set1_ps(1.0f)); _mm_sfence(); _mm_pause(); "
+        "}\n";
+    const std::string host = rewrite(intrinsics);
+    CHECK(contains(host, "_mm_sfence(); _mm_pause();"));
+    Rewritten device = run(intrinsics + "__global__ void k() { _mm_sfence(); }\n");
+    CHECK_FALSE(device.ok);
+    INFO(device.diagnostics);
+    CHECK(contains(device.diagnostics, "/virtual/student.cu:4:23: error"));
+    CHECK(contains(device.diagnostics, "call to __host__ function from __global__ function"));
+  }
+
   TEST_CASE("a compile error names the student's file and line") {
     Rewritten r = run("__global__ void k(float* p) {\n  p[0] = undeclared;\n}\n");
     CHECK_FALSE(r.ok);

@@ -1,4 +1,7 @@
 // Each detector against a planted bug, and a clean twin with no finding.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -463,11 +466,12 @@ TEST_SUITE("detectors") {
     const std::string path = "sim_runtime_race_report_test.jsonl";
     std::remove(path.c_str());
     setenv("GPULAB_SIM_REPORT", path.c_str(), 1);
+    gpulab_sim::detail::reload_settings();
     float* p = nullptr;
     REQUIRE(cudaMalloc(&p, 1024 * sizeof(float)) == cudaSuccess);
     REQUIRE(cudaMemset(p, 0, 1024 * sizeof(float)) == cudaSuccess);
     LAUNCH(scatter_k, 4, 64, 0, p);
-    unsetenv("GPULAB_SIM_REPORT");
+    gpulab_sim::detail::reload_settings();  // the report closed
     auto f = found(finding_kind::global_race);
     REQUIRE(f.size() == 1);
     CHECK_FALSE(f[0].error);   // a warning: the run goes on
@@ -556,9 +560,10 @@ TEST_SUITE("detectors") {
     const std::string path = "sim_runtime_report_test.jsonl";
     std::remove(path.c_str());
     setenv("GPULAB_SIM_REPORT", path.c_str(), 1);
+    gpulab_sim::detail::reload_settings();
     Buffers b(100);
     LAUNCH(copy_k, 1, 128, 0, b.out, b.in, 100, 5);
-    unsetenv("GPULAB_SIM_REPORT");
+    gpulab_sim::detail::reload_settings();  // the report closed
     std::ifstream in(path);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -568,6 +573,53 @@ TEST_SUITE("detectors") {
     CHECK(s.find("\"block\":[0,0,0]") != std::string::npos);
     CHECK(std::count(s.begin(), s.end(), '\n') == 1);
     std::remove(path.c_str());
+    fresh();
+  }
+
+  TEST_CASE("the report on a descriptor: each finding when made, final counts, an end record") {
+    fresh();
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    setenv("GPULAB_SIM_REPORT_FD", std::to_string(fds[1]).c_str(), 1);
+    setenv("GPULAB_SIM_REPORT_KEY", "k3y", 1);
+    gpulab_sim::detail::reload_settings();
+    CHECK(std::getenv("GPULAB_SIM_REPORT_FD") == nullptr);  // read once, then gone
+    CHECK(std::getenv("GPULAB_SIM_REPORT_KEY") == nullptr);
+    float* p = nullptr;
+    REQUIRE(cudaMalloc(&p, 1024 * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemset(p, 0, 1024 * sizeof(float)) == cudaSuccess);
+    const auto drained = [&] {
+      std::string got;
+      char buf[4096];
+      for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, n);
+      return got;
+    };
+    REQUIRE(fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0);
+    std::string first;
+    for (int i = 0; i < 2; ++i) {  // one launch site, twice
+      LAUNCH(scatter_k, 4, 64, 0, p);
+      // Out as soon as it was made (count 1), before the program could do anything about it.
+      if (i == 0) first = drained();
+    }
+    CHECK(std::count(first.begin(), first.end(), '\n') == 1);
+    CHECK(first.find("\"kind\":\"global_race\"") != std::string::npos);
+    CHECK(first.find("\"count\":1,") != std::string::npos);
+    REQUIRE(found(finding_kind::global_race).size() == 1);
+    const std::size_t count = found(finding_kind::global_race).at(0).count;
+    REQUIRE(count > 1);
+    gpulab_sim::detail::finish_report();  // as at exit
+    const std::string rest = drained();
+    CHECK(rest.find("\"count\":" + std::to_string(count) + ",") != std::string::npos);
+    CHECK(rest.find("{\"end\":{\"launches\":2,\"records\":2,\"key\":\"k3y\"}}\n") !=
+          std::string::npos);
+    // Nothing after the end record.
+    LAUNCH(copy_k, 9, 128, 0, p, p, 1024, 100);
+    CHECK(found(finding_kind::out_of_bounds).size() == 1);
+    CHECK(drained().empty());
+    CHECK(fcntl(fds[1], F_GETFD) >= 0);  // a descriptor it was given stays open
+    close(fds[0]);
+    close(fds[1]);
+    cudaFree(p);
     fresh();
   }
 }

@@ -380,15 +380,27 @@ TEST_SUITE("semantics") {
       LAUNCH(order_k, n, 32, 0, order, next);
       return to_host(order, n);
     };
-    setenv("GPULAB_SIM_THREADS", "1", 1);  // one OS thread: the order is exact
-    unsetenv("GPULAB_SIM_BLOCK_ORDER");
+    // The settings are read at start (and by reload_settings()), then unset: one OS thread, so
+    // the order is exact.
+    const auto order_from = [](const char* how, const char* seed) {
+      setenv("GPULAB_SIM_THREADS", "1", 1);
+      setenv("GPULAB_SIM_BLOCK_ORDER", how, 1);
+      setenv("GPULAB_SIM_SEED", seed, 1);
+      gpulab_sim::detail::reload_settings();
+      CHECK(std::getenv("GPULAB_SIM_BLOCK_ORDER") == nullptr);
+    };
+    order_from("natural", "1");
     auto o = run();
     for (unsigned i = 0; i < n; ++i) REQUIRE(o[i] == i);
-    setenv("GPULAB_SIM_BLOCK_ORDER", "reverse", 1);
+    order_from("reverse", "1");
     o = run();
     for (unsigned i = 0; i < n; ++i) REQUIRE(o[i] == n - 1 - i);
-    setenv("GPULAB_SIM_BLOCK_ORDER", "shuffle", 1);
-    setenv("GPULAB_SIM_SEED", "42", 1);
+    // What the program does to its environment after the start changes nothing.
+    setenv("GPULAB_SIM_BLOCK_ORDER", "natural", 1);
+    o = run();
+    for (unsigned i = 0; i < n; ++i) REQUIRE(o[i] == n - 1 - i);
+    unsetenv("GPULAB_SIM_BLOCK_ORDER");
+    order_from("shuffle", "42");
     o = run();
     const auto again = run();
     CHECK(o == again);
@@ -396,11 +408,12 @@ TEST_SUITE("semantics") {
     bool natural = true;
     for (unsigned i = 0; i < n; ++i) natural = natural && o[i] == i;
     CHECK_FALSE(natural);
-    setenv("GPULAB_SIM_SEED", "7", 1);
+    order_from("shuffle", "7");
     CHECK(run() != o);
+    unsetenv("GPULAB_SIM_THREADS");
     unsetenv("GPULAB_SIM_BLOCK_ORDER");
     unsetenv("GPULAB_SIM_SEED");
-    unsetenv("GPULAB_SIM_THREADS");
+    gpulab_sim::detail::reload_settings();
     CHECK(gpulab_sim::findings().empty());
     cudaFree(order);
     cudaFree(next);

@@ -8,6 +8,11 @@
 #include <algorithm>
 #include <vector>
 
+// The runtime's own (sim/runtime/): reload_settings() for tests that vary the settings, which
+// the runtime reads at start; finish_report() for those that look at the report's end.
+#include "internal.h"
+#include "settings.h"
+
 #define LAUNCH(k, g, b, s, ...) \
   ::gpulab_sim::launch(         \
       __FILE__, __LINE__, g, b, s, 0, [&](auto&&... gpulab_a) { k(gpulab_a...); }, ##__VA_ARGS__)

@@ -1,5 +1,5 @@
 // What the detectors found: one entry per kind and site (repeats are counted), for tests and
-// tools; the same entries go to stderr and, with GPULAB_SIM_REPORT=<file>, to JSON lines.
+// tools; the same entries go to stderr and to the report as JSON lines (sim/README.md, "Settings").
 #pragma once
 
 #include <cstddef>

@@ -189,36 +189,55 @@ cudaError_t cudaMallocManaged(T** p, size_t size, unsigned int flags = cudaMemAt
                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   return cudaMallocManaged(reinterpret_cast<void**>(p), size, flags, file, line);
 }
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+// Copies and sets: a device range past the end of its allocation is refused as a GPU refuses
+// it (cudaErrorInvalidValue) and reported at the call site (the default arguments).
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                       const char* file = __builtin_FILE(), int line = __builtin_LINE());
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t stream = 0);
-cudaError_t cudaMemset(void* p, int value, size_t count);
-cudaError_t cudaMemsetAsync(void* p, int value, size_t count, cudaStream_t stream = 0);
+                            cudaStream_t stream = 0, const char* file = __builtin_FILE(),
+                            int line = __builtin_LINE());
+cudaError_t cudaMemset(void* p, int value, size_t count, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE());
+cudaError_t cudaMemsetAsync(void* p, int value, size_t count, cudaStream_t stream = 0,
+                            const char* file = __builtin_FILE(), int line = __builtin_LINE());
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
 
 namespace gpulab_sim::detail {
-cudaError_t memcpy_symbol(const void* symbol, size_t symbol_size, void* host, size_t count,
-                          size_t offset, cudaMemcpyKind kind, bool to_symbol);
+cudaError_t memcpy_symbol(const void* symbol, size_t symbol_size, void* other, size_t count,
+                          size_t offset, cudaMemcpyKind kind, bool to_symbol, const char* file,
+                          int line);
 cudaError_t func_set_attribute(const void* func, cudaFuncAttribute attr, int value);
 }  // namespace gpulab_sim::detail
 
-// Symbols are taken by reference, as CUDA's templates do; the bound is the variable's size.
+// Symbols are taken by reference, as CUDA's templates do; the bound is the variable's size. The
+// other side is checked like cudaMemcpy's where it is device memory (device to device).
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   return gpulab_sim::detail::memcpy_symbol(&symbol, sizeof(T), const_cast<void*>(src), count,
-                                           offset, kind, true);
+                                           offset, kind, true, file, line);
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  return gpulab_sim::detail::memcpy_symbol(&symbol, sizeof(T), dst, count, offset, kind, false);
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                 const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return gpulab_sim::detail::memcpy_symbol(&symbol, sizeof(T), dst, count, offset, kind, false,
+                                           file, line);
 }
 template <class T>
 cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
                                     size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice,
-                                    cudaStream_t = 0) {
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+                                    cudaStream_t = 0, const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE()) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind, file, line);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                      cudaStream_t = 0, const char* file = __builtin_FILE(),
+                                      int line = __builtin_LINE()) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind, file, line);
 }
 template <class T>
 cudaError_t cudaGetSymbolAddress(void** p, const T& symbol) {

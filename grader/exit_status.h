@@ -1,0 +1,17 @@
+// gpulab's exit statuses, for the scripts and course platforms that run it. Defined here once;
+// docs/GRADING.md lists them.
+#pragma once
+
+namespace gpulab {
+
+// grade and run: graded, the report holds a score; grade-all: every submission graded.
+constexpr int kExitOk = 0;
+// grade and run: the grader itself failed, its report says why, without a score; grade-all:
+// the grader failed on some submissions; any other command: it failed (gpulab says why).
+constexpr int kExitFailed = 1;
+// Stopped by SIGTERM or SIGINT (stop_signals.h): grade and run wrote a report without a score
+// that says so; grade-all left the submissions it had not finished to be graded on its next
+// run. Not 128 + the signal, which a shell reports for a process the signal killed.
+constexpr int kExitStopped = 3;
+
+}  // namespace gpulab

@@ -1,8 +1,16 @@
 # gpulab_add_lab(<id>): everything CMake builds for one lab, driven by labs/<id>/lab.json:
-# the lab driver library the grader links runners against, and the reference and stub runners
-# (so CI proves both compile for every configured architecture), for the cuda backend (unless
-# GPULAB_CUDA_RUNNERS is off) and, where it is built, the sim backend. Reference runners are
-# built where reference/<id> is there: the student kit and the Gradescope autograder have none.
+# the lab driver library the grader links runners against, the lab's build manifest (how a
+# runner is built, lib/manifests/<id>.json: grader/runner_recipe.h reads it), and the reference
+# and stub runners built by that manifest (so CI proves both compile for every configured
+# architecture), for the cuda backend (unless GPULAB_CUDA_RUNNERS is off) and, where it is
+# built, the sim backend. Reference runners are built where reference/<id> is there: the
+# student kit and the Gradescope autograder have none.
+
+# The grader's code that turns a manifest into commands (grader/build.h, runner_recipe.h): the
+# runners CMake builds through it are built again when it changes (and not when the rest of
+# gpulab-build-runner does, which would rebuild every runner at each change to the grader).
+set(GPULAB_RUNNER_RECIPE_CODE ${CMAKE_SOURCE_DIR}/grader/build.cpp
+                              ${CMAKE_SOURCE_DIR}/grader/runner_recipe.cpp)
 
 function(gpulab_lab_json_list lab_json key out)
   string(JSON n ERROR_VARIABLE err LENGTH "${lab_json}" ${key})
@@ -19,31 +27,62 @@ function(gpulab_lab_json_list lab_json key out)
   set(${out} "${items}" PARENT_SCOPE)
 endfunction()
 
-function(gpulab_add_runner name lab_id sources nvcc_flags)
-  add_executable(${name} ${sources})
-  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/labs/${lab_id})
-  target_compile_options(${name} PRIVATE ${nvcc_flags} ${GPULAB_CUDA_WARNINGS})
-  # As the grader links a submission (grader/linked_libraries.h): the driver (whose parts
-  # register from static initializers) and the harness whole and before the objects, so that
-  # nothing of theirs can be replaced; then again as plain libraries, for what they need.
-  target_link_options(${name} BEFORE PRIVATE
-    "LINKER:--whole-archive,$<TARGET_FILE:gpulab_driver_${lab_id}>,$<TARGET_FILE:gpulab_harness>,--no-whole-archive")
-  target_link_libraries(${name} PRIVATE gpulab_driver_${lab_id} gpulab_harness)
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${GPULAB_RUNNER_DIR})
+# A value as JSON text: a string, and a list of strings (for the build manifest).
+function(gpulab_json_string value out)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+function(gpulab_json_strings out)
+  set(items "")
+  foreach(v IN LISTS ARGN)
+    gpulab_json_string("${v}" q)
+    list(APPEND items "${q}")
+  endforeach()
+  list(JOIN items ", " joined)
+  set(${out} "[${joined}]" PARENT_SCOPE)
 endfunction()
 
-# A runner for the CPU backend: gpulab sim-cc builds the lab's files and links the sim driver,
-# harness and runtime whole and before the objects (host compiler options come first), as the
-# grader does for a submission.
-function(gpulab_add_sim_runner name lab_id sources flags)
+# One backend's recipe in the manifest: its compiler, CUDA architectures, the warning flags
+# gpulab's own code is compiled with (given to the reference and stub runners alone: see
+# grader/runner_recipe.h), and the archives linked whole and before the objects, in link order,
+# as "role=path" (harness, driver, runtime).
+function(gpulab_manifest_backend out compiler architectures warnings)
+  gpulab_json_string("${compiler}" c)
+  gpulab_json_strings(a ${architectures})
+  gpulab_json_strings(w ${warnings})
+  set(archives "")
+  foreach(entry IN LISTS ARGN)
+    string(REPLACE "=" ";" parts "${entry}")
+    list(GET parts 0 role)
+    list(GET parts 1 path)
+    gpulab_json_string("${path}" path)
+    list(APPEND archives "{\"role\": \"${role}\", \"path\": ${path}}")
+  endforeach()
+  list(JOIN archives ", " joined)
+  set(${out} "{\"compiler\": ${c}, \"architectures\": ${a}, \"warning_flags\": ${w}, \"link_whole\": [${joined}]}"
+      PARENT_SCOPE)
+endfunction()
+
+# A runner CMake builds (a reference from reference/<id>, a stub from labs/<id>) is built by
+# gpulab-build-runner (grader/build_runner_main.cpp): the grader's own function, with the lab's
+# manifest, so a student's runner is built by the same commands (tests/unit/runner_recipe_test.cpp
+# compares them). It runs again when the sources, the manifest, the linked archives or the
+# recipe's code change.
+function(gpulab_add_runner name lab_id backend src_dir sources)
   set(out ${GPULAB_RUNNER_DIR}/${name})
+  if(backend STREQUAL "sim")
+    set(archives gpulab_harness_sim gpulab_driver_${lab_id}_sim gpulab_sim gpulab-sim-cc
+                 gpulab-sim-rewrite)
+  else()
+    set(archives gpulab_harness gpulab_driver_${lab_id})
+  endif()
   add_custom_command(
     OUTPUT ${out}
-    COMMAND gpulab-sim-cc ${flags} -I ${CMAKE_SOURCE_DIR}/labs/${lab_id} ${sources} -o ${out}
-            "-Xcompiler=-Xlinker,--whole-archive,-Xlinker,$<TARGET_FILE:gpulab_driver_${lab_id}_sim>,-Xlinker,$<TARGET_FILE:gpulab_harness_sim>,-Xlinker,$<TARGET_FILE:gpulab_sim>,-Xlinker,--no-whole-archive"
-    DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/labs/${lab_id}/lab.json gpulab-sim-cc gpulab-sim-rewrite
-            gpulab_sim gpulab_driver_${lab_id}_sim gpulab_harness_sim
-    COMMENT "gpulab sim-cc: ${name}"
+    COMMAND gpulab-build-runner ${lab_id} ${backend} ${src_dir} ${out}
+    DEPENDS ${sources} ${GPULAB_LIB_DIR}/manifests/${lab_id}.json ${GPULAB_RUNNER_RECIPE_CODE}
+            ${archives}
+    COMMENT "gpulab-build-runner: ${name}"
     VERBATIM)
   add_custom_target(${name} ALL DEPENDS ${out})
 endfunction()
@@ -80,10 +119,15 @@ function(gpulab_add_lab lab_id)
   if(EXISTS ${CMAKE_SOURCE_DIR}/reference/${lab_id})
     set(with_reference ON)
   endif()
+  # What a runner's files see (the lab's folder, with its interface header): the manifest's
+  # include_dirs, which a student's build is given and its sandbox shows.
+  set(runner_includes ${lab_dir})
+  set(backends "")
 
   if(GPULAB_CUDA_RUNNERS)
     add_library(gpulab_driver_${lab_id} STATIC ${driver_cxx} ${driver_cu})
-    target_include_directories(gpulab_driver_${lab_id} PRIVATE ${lab_dir})
+    # A driver sees its lab's folder and families/ (what several labs' drivers share).
+    target_include_directories(gpulab_driver_${lab_id} PRIVATE ${lab_dir} ${GPULAB_FAMILIES_DIR})
     target_compile_options(gpulab_driver_${lab_id} PRIVATE
       "$<$<COMPILE_LANGUAGE:CUDA>:${flags};${GPULAB_CUDA_WARNINGS}>")
     target_link_libraries(gpulab_driver_${lab_id} PUBLIC gpulab_harness)
@@ -91,10 +135,15 @@ function(gpulab_add_lab lab_id)
       "$<$<COMPILE_LANGUAGE:CXX>:${GPULAB_CXX_WARNINGS}>")
     set_target_properties(gpulab_driver_${lab_id} PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
                                                              ${GPULAB_LIB_DIR})
+    gpulab_manifest_backend(cuda "${CMAKE_CUDA_COMPILER}" "${CMAKE_CUDA_ARCHITECTURES}"
+      "${GPULAB_CUDA_WARNINGS}" "harness=$<TARGET_FILE:gpulab_harness>"
+      "driver=$<TARGET_FILE:gpulab_driver_${lab_id}>")
+    list(APPEND backends "\"cuda\": ${cuda}")
     if(with_reference)
-      gpulab_add_runner(${lab_id}-reference ${lab_id} "${ref_sources}" "${flags}")
+      gpulab_add_runner(${lab_id}-reference ${lab_id} cuda ${CMAKE_SOURCE_DIR}/reference/${lab_id}
+                        "${ref_sources}")
     endif()
-    gpulab_add_runner(${lab_id}-stub ${lab_id} "${stub_sources}" "${flags}")
+    gpulab_add_runner(${lab_id}-stub ${lab_id} cuda ${lab_dir} "${stub_sources}")
   endif()
 
   if(GPULAB_HAVE_SIM)
@@ -105,21 +154,40 @@ function(gpulab_add_lab lab_id)
       set(obj ${CMAKE_CURRENT_BINARY_DIR}/sim-driver/${lab_id}/${stem}.o)
       add_custom_command(
         OUTPUT ${obj}
-        COMMAND gpulab-sim-cc ${flags} -I ${lab_dir} -c ${src} -o ${obj}
+        COMMAND gpulab-sim-cc ${flags} -I ${lab_dir} -I ${GPULAB_FAMILIES_DIR} -c ${src} -o ${obj}
         DEPENDS ${src} ${lab_dir}/lab.json gpulab-sim-cc gpulab-sim-rewrite
         COMMENT "gpulab sim-cc: ${lab_id}/${stem}.cu for the sim driver"
         VERBATIM)
       list(APPEND driver_cu_objects ${obj})
     endforeach()
     add_library(gpulab_driver_${lab_id}_sim STATIC ${driver_cxx} ${driver_cu_objects})
-    target_include_directories(gpulab_driver_${lab_id}_sim PRIVATE ${lab_dir})
+    target_include_directories(gpulab_driver_${lab_id}_sim PRIVATE ${lab_dir} ${GPULAB_FAMILIES_DIR})
     target_link_libraries(gpulab_driver_${lab_id}_sim PUBLIC gpulab_harness_sim)
     target_compile_options(gpulab_driver_${lab_id}_sim PRIVATE ${GPULAB_CXX_WARNINGS})
     set_target_properties(gpulab_driver_${lab_id}_sim PROPERTIES ARCHIVE_OUTPUT_DIRECTORY
                                                                  ${GPULAB_LIB_DIR})
+    # No warning flags: gpulab-sim-cc compiles rewritten code, where the host compiler's
+    # warnings speak of the rewrite's text rather than the lab's.
+    gpulab_manifest_backend(sim "$<TARGET_FILE:gpulab-sim-cc>" "" ""
+      "harness=$<TARGET_FILE:gpulab_harness_sim>" "driver=$<TARGET_FILE:gpulab_driver_${lab_id}_sim>"
+      "runtime=$<TARGET_FILE:gpulab_sim>")
+    list(APPEND backends "\"sim\": ${sim}")
     if(with_reference)
-      gpulab_add_sim_runner(${lab_id}-reference-sim ${lab_id} "${ref_sources}" "${flags}")
+      gpulab_add_runner(${lab_id}-reference-sim ${lab_id} sim ${CMAKE_SOURCE_DIR}/reference/${lab_id}
+                        "${ref_sources}")
     endif()
-    gpulab_add_sim_runner(${lab_id}-stub-sim ${lab_id} "${stub_sources}" "${flags}")
+    gpulab_add_runner(${lab_id}-stub-sim ${lab_id} sim ${lab_dir} "${stub_sources}")
   endif()
+
+  # The lab's build manifest, written when the build is generated with every path resolved
+  # (docs/GRADING.md, "Building a runner"); rewritten only when its text changes.
+  gpulab_json_string("${lab_id}" id)
+  gpulab_json_string("${CMAKE_CUDA_STANDARD}" std)
+  gpulab_json_strings(includes ${runner_includes})
+  gpulab_json_strings(nvcc ${flags})
+  list(JOIN backends ", " backends)
+  file(GENERATE OUTPUT ${GPULAB_LIB_DIR}/manifests/${lab_id}.json CONTENT
+"{\"lab\": ${id}, \"cxx_standard\": ${std}, \"include_dirs\": ${includes}, \"nvcc_flags\": ${nvcc},
+ \"backends\": {${backends}}}
+")
 endfunction()

@@ -1,14 +1,14 @@
 #include "bench.h"
 
 #include <cstdio>
-#include <fstream>
 
 #include "dataset_store.h"
 #include "device.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
-#include "runner_flags.h"
+#include "runner_client.h"
+#include "runner_protocol.h"
 
 namespace gpulab {
 
@@ -22,17 +22,11 @@ std::pair<ProcessResult, nlohmann::json> run_timed(const std::filesystem::path& 
                                                    const std::vector<std::string>& mode) {
   std::filesystem::remove_all(out_dir);
   std::filesystem::create_directories(out_dir);
-  std::vector<std::string> argv = {runner.string(),  "--part", part.name,       "--dataset",
-                                   d.input.string(), "--out",  out_dir.string()};
+  std::vector<std::string> argv =
+      runner_command(runner.string(), part.name, d.input.string(), out_dir.string());
   argv.insert(argv.end(), mode.begin(), mode.end());
   const ProcessResult p = run_process({argv, out_dir, 600, 16 * 1024, 0, 0, part.runner_env()});
-  std::ifstream in(out_dir / "result.json");
-  nlohmann::json r;
-  try {
-    r = nlohmann::json::parse(in);
-  } catch (const std::exception&) {
-  }
-  return {p, r};
+  return {p, read_result(out_dir)};
 }
 
 }  // namespace
@@ -49,7 +43,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
   }
   out << "gpulab bench " << lab.id << " on "
       << (dev.usable ? dev.name + " (" + dev.arch() + ")" : "a machine without a GPU") << "\n";
-  const std::string unit = lab.timing.value("work_unit", std::string("ops"));
+  const std::string& unit = lab.timing.work_unit();
   char buf[512];
   std::snprintf(buf, sizeof buf, "  %-9s %-12s %11s %9s %14s %14s %8s  %s\n", "part", "dataset",
                 "median ms", "rel.se", (unit + "/s").c_str(), "ceiling/s", "of ceil", "clock");
@@ -68,8 +62,9 @@ int bench(const BenchOptions& o, std::ostream& out) {
         // No secret: timing datasets have fixed seeds (lab.json).
         const DatasetDirs d = materialize(lab, g, ds, "", paths.cache_dir() / "datasets" / lab.id);
         const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
-        const auto [p, r] =
-            run_timed(runner, part, d, out_dir, {"--time", "--timing", lab.timing.dump()});
+        // The part's own settings: a CPU part's may differ from the GPU parts'.
+        const TimingPolicy& policy = lab.timing_for(part).policy;
+        const auto [p, r] = run_timed(runner, part, d, out_dir, timing_arguments(policy));
         if (!p.ok() || !r.contains("timing")) {
           out << "  " << part.name << " on " << ds.name << ": failed, the runner " << p.describe()
               << "\n"
@@ -79,7 +74,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
         }
         const double ms = r["timing"]["median_ms"].get<double>();
         const double rate = r.value("work", 0.0) / (ms * 1e-3);
-        const double ceiling = lab.ceiling_per_s(part);
+        const double ceiling = lab.timing_for(part).ceiling_per_s;
         char ceil_s[32] = "-", frac[32] = "-";
         if (ceiling > 0) {
           std::snprintf(ceil_s, sizeof ceil_s, "%.3g", ceiling);
@@ -92,8 +87,9 @@ int bench(const BenchOptions& o, std::ostream& out) {
         out << buf;
         // The lab's baseline, in a process of its own as grading times it (a part without one
         // reports none).
-        const auto [bp, b] = run_timed(runner, part, d, out_dir.string() + "-baseline",
-                                       {kTimeBaselineFlag, "--timing", lab.timing.dump()});
+        const auto [bp, b] =
+            run_timed(runner, part, d, out_dir.string() + "-baseline",
+                      {kTimeBaselineFlag, kTimingOption, nlohmann::json(policy).dump()});
         if (bp.ok() && b.contains("baseline")) {
           const double bms = b["baseline"]["timing"]["median_ms"].get<double>();
           std::snprintf(buf, sizeof buf,

@@ -6,7 +6,6 @@
 #include <sstream>
 #include <utility>
 
-#include "device.h"
 #include "linked_libraries.h"
 #include "process.h"
 #include "safe_text.h"
@@ -109,37 +108,32 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
   return startup + message;
 }
 
-// The link options that put the archives linked first (linked_libraries.h) before the
-// submission's objects, whole. nvcc moves -Xlinker options after the objects but passes host
-// compiler options before them; gpulab-sim-cc does the same.
-std::string whole_archives_first(const std::vector<LibraryFile>& files) {
-  std::string option = "-Xcompiler=-Xlinker,--whole-archive";
-  for (const LibraryFile& f : files)
-    if (f.linked_first) option += ",-Xlinker," + f.path.string();
-  return option + ",-Xlinker,--no-whole-archive";
+// The archive the recipe links in `role`; empty when it links none.
+std::filesystem::path linked_archive(const RunnerRecipe& recipe, const std::string& role) {
+  for (const LinkedArchive& a : recipe.link_whole)
+    if (a.role == role) return a.path;
+  return {};
 }
 
 }  // namespace
-
-std::string build_arch(const Paths& paths) {
-  const DeviceInfo dev = device_preflight();
-  if (dev.usable) return dev.arch();
-  std::string first = paths.cuda_architectures.substr(0, paths.cuda_architectures.find(','));
-  const auto dash = first.find('-');  // "90-real" -> "90"
-  if (dash != std::string::npos) first = first.substr(0, dash);
-  if (first.empty() || first == "native" || first == "all") first = "90";
-  return "sm_" + first;
-}
 
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
                          const std::filesystem::path& work_dir, const std::string& backend,
                          const Sandbox& sandbox, double timeout_s) {
+  return build_runner(load_recipe(paths, lab, backend), lab, paths, src_dir, work_dir, sandbox,
+                      RecipeUse::student, timeout_s);
+}
+
+BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const Paths& paths,
+                         const std::filesystem::path& src_dir,
+                         const std::filesystem::path& work_dir, const Sandbox& sandbox,
+                         RecipeUse use, double timeout_s) {
   BuildResult b;
   // Fresh, so that nothing of an earlier build (owned by an earlier sandbox's user) is in the way.
   std::filesystem::remove_all(work_dir);
   std::filesystem::create_directories(work_dir);
-  const SandboxSpec box = build_sandbox(lab, paths, src_dir, work_dir, backend);
+  const SandboxSpec box = build_sandbox(recipe, paths, src_dir, work_dir);
   const auto compile = [&](const std::vector<std::string>& cmd, size_t output_limit = 32 * 1024) {
     ProcessOptions po;
     po.argv = cmd;
@@ -152,19 +146,18 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
     po.cpu_limit_s = timeout_s;
     return sandbox.run(po, box);
   };
-  const bool sim = backend == "sim";
-  const std::filesystem::path compiler = sim ? paths.sim_cc() : paths.nvcc;
-  for (const auto& needed :
-       {paths.harness_lib(backend), paths.driver_lib(lab.id, backend), compiler})
-    if (!std::filesystem::exists(needed)) {
-      b.message = "gpulab is not fully built for the " + backend + " backend: " + needed.string() +
-                  " is missing (run cmake --build" +
-                  (sim ? "; the sim backend needs the packages scripts/setup.sh installs)" : ")");
+  const std::string& backend = recipe.backend;
+  std::vector<std::filesystem::path> needed = {recipe.compiler};
+  for (const LinkedArchive& a : recipe.link_whole) needed.push_back(a.path);
+  for (const auto& path : needed)
+    if (!std::filesystem::exists(path)) {
+      b.message =
+          "gpulab is not fully built for the " + backend + " backend: " + path.string() +
+          " is missing (run cmake --build" +
+          (backend == "sim" ? "; the sim backend needs the packages scripts/setup.sh installs)"
+                            : ")");
       return b;
     }
-  // The CPU backend compiles for no GPU architecture.
-  const std::vector<std::string> arch =
-      sim ? std::vector<std::string>{} : std::vector<std::string>{"-arch=" + build_arch(paths)};
   std::vector<std::pair<std::string, std::string>> objects;  // each student file's object
   for (const auto& file : lab.student_files) {
     const auto src = src_dir / file;
@@ -176,10 +169,8 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
       return b;
     }
     const auto obj = work_dir / (file + ".o");
-    std::vector<std::string> cmd = {compiler.string(), "-std=c++17"};
-    cmd.insert(cmd.end(), arch.begin(), arch.end());
-    cmd.insert(cmd.end(), lab.nvcc_flags.begin(), lab.nvcc_flags.end());
-    cmd.insert(cmd.end(), {"-I", lab.dir.string(), "-c", src.string(), "-o", obj.string()});
+    const std::vector<std::string> cmd = compile_command(recipe, use, src, obj);
+    b.commands.push_back(cmd);
     const ProcessResult r = compile(cmd);
     if (!r.ok()) {
       b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" +
@@ -189,24 +180,20 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
     objects.push_back({file, obj.string()});
   }
   std::string missing;
-  const std::vector<LibraryFile> libraries = runner_libraries(lab, paths, backend, missing);
+  const std::vector<LibraryFile> libraries = runner_libraries(recipe, missing);
   if (!missing.empty()) {
     b.message = "gpulab cannot check which symbols the submission defines: " + missing +
                 " is missing (the toolkit or the compiler's libraries are not installed)";
     return b;
   }
   b.message =
-      refused_definitions(lab, paths.driver_lib(lab.id, backend), libraries, objects, compile);
+      refused_definitions(lab, linked_archive(recipe, "driver"), libraries, objects, compile);
   if (!b.message.empty()) return b;
   b.runner = work_dir / "runner";
-  std::vector<std::string> cmd = {compiler.string()};
-  cmd.insert(cmd.end(), arch.begin(), arch.end());
-  cmd.insert(cmd.end(), {"-o", b.runner.string()});
-  // The driver registers its parts from static initializers nothing else references, so the
-  // linker must keep the whole archive; the harness goes whole too, so that a duplicate of any
-  // of its definitions is an error even where the check above would miss it.
-  cmd.push_back(whole_archives_first(libraries));
-  for (const auto& o : objects) cmd.push_back(o.second);
+  std::vector<std::filesystem::path> object_files;
+  for (const auto& o : objects) object_files.push_back(o.second);
+  const std::vector<std::string> cmd = link_command(recipe, object_files, b.runner);
+  b.commands.push_back(cmd);
   const ProcessResult r = compile(cmd);
   if (!r.ok()) {
     b.message = "linking the runner failed (the linker " + r.describe() + "):\n" +
@@ -216,6 +203,14 @@ BuildResult build_runner(const LabConfig& lab, const Paths& paths,
   }
   b.ok = true;
   return b;
+}
+
+std::filesystem::path trusted_build_dir(const Paths& paths, const std::string& runner_name) {
+  return paths.build / "runner-builds" / runner_name;
+}
+
+std::filesystem::path recorded_commands(const std::filesystem::path& build_dir) {
+  return build_dir / "commands.json";
 }
 
 }  // namespace gpulab

@@ -1,7 +1,9 @@
 // Building a runner from a lab's student files (a submission, the student's working copy, or
-// reference/): the backend's compiler (nvcc, or gpulab-sim-cc for the CPU backend) compiles
-// each file against the lab's interface header, then links the lab's driver and the harness
-// built for that backend.
+// reference/): the lab's build recipe for the backend (runner_recipe.h: the manifest CMake
+// writes) compiles each file against the lab's interface header with the backend's compiler
+// (nvcc, or gpulab-sim-cc for the CPU backend), then links the lab's driver and the harness
+// built for that backend. CMake's reference and stub runners are built by this same function
+// (gpulab-build-runner), so theirs and a student's get the same commands.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +12,7 @@
 
 #include "lab_config.h"
 #include "paths.h"
+#include "runner_recipe.h"
 #include "sandbox.h"
 
 namespace gpulab {
@@ -18,18 +21,30 @@ struct BuildResult {
   bool ok = false;
   std::filesystem::path runner;
   std::string message;  // for the report: what failed and the compiler's own words
+  // The compiler and linker commands run, in order (the last one failed where !ok).
+  std::vector<std::vector<std::string>> commands;
 };
-
-// The GPU architecture to compile for: the device's when there is one, else the first of the
-// configured CMake architectures. Returned as "sm_90".
-std::string build_arch(const Paths& paths);
 
 // src_dir holds the lab's student files; the runner is written to work_dir/runner, which is
 // emptied first. backend is "cuda" or "sim". The compiler and linker run in `sandbox`
-// (build_sandbox: they see the student files, the lab's public folder and gpulab's libraries).
+// (build_sandbox: they see the student files, the recipe's include folders and libraries).
+// A missing or malformed manifest throws RecipeError naming it.
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
                          const std::filesystem::path& work_dir, const std::string& backend,
                          const Sandbox& sandbox, double timeout_s = 300);
+
+// The same with the recipe given: `use` says whose runner it is (RecipeUse::trusted adds the
+// recipe's warning flags, for the runners CMake builds).
+BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const Paths& paths,
+                         const std::filesystem::path& src_dir,
+                         const std::filesystem::path& work_dir, const Sandbox& sandbox,
+                         RecipeUse use, double timeout_s = 300);
+
+// Where gpulab-build-runner builds CMake's runner `runner_name` ("scan-reference-sim"):
+// build/runner-builds/<name>/; and the file in such a folder that keeps its BuildResult's
+// commands (a JSON array of argument arrays).
+std::filesystem::path trusted_build_dir(const Paths& paths, const std::string& runner_name);
+std::filesystem::path recorded_commands(const std::filesystem::path& build_dir);
 
 }  // namespace gpulab

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "file_lock.h"
-#include "generator_registry.h"
+#include "registry.h"
 #include "secret.h"
 
 namespace gpulab {

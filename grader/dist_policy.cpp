@@ -39,6 +39,7 @@ constexpr Rule kRules[] = {
     {"sim/", true, true},
     {"grader/", true, true},
     {"datasets/", true, true},
+    {"families/", true, true},  // code several labs' drivers and generators share
     {"labs/", true, true},
     {"handouts/", true, false},
     {".clang-format", true, false},

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "lab_json_reader.h"
+
 namespace gpulab {
 
 std::vector<std::string> PartSpec::runner_env() const {
@@ -13,44 +15,7 @@ std::vector<std::string> PartSpec::runner_env() const {
 
 namespace {
 
-class Reader {
- public:
-  explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& where, const std::string& why) const {
-    throw LabConfigError(file_.string() + ": " + where + ": " + why);
-  }
-  const nlohmann::json& field(const nlohmann::json& obj, const std::string& key,
-                              const std::string& where) const {
-    if (!obj.is_object()) fail(where, "must be an object");
-    if (!obj.contains(key)) fail(where, "missing \"" + key + "\"");
-    return obj[key];
-  }
-  std::string str(const nlohmann::json& obj, const std::string& key,
-                  const std::string& where) const {
-    const auto& v = field(obj, key, where);
-    if (!v.is_string() || v.get<std::string>().empty())
-      fail(where + "." + key, "must be a non-empty string");
-    return v.get<std::string>();
-  }
-  double num(const nlohmann::json& obj, const std::string& key, const std::string& where) const {
-    const auto& v = field(obj, key, where);
-    if (!v.is_number()) fail(where + "." + key, "must be a number");
-    return v.get<double>();
-  }
-  std::vector<std::string> strings(const nlohmann::json& v, const std::string& where) const {
-    if (!v.is_array()) fail(where, "must be an array of strings");
-    std::vector<std::string> out;
-    for (const auto& s : v) {
-      if (!s.is_string()) fail(where, "must be an array of strings");
-      out.push_back(s.get<std::string>());
-    }
-    return out;
-  }
-
- private:
-  std::filesystem::path file_;
-};
+using Reader = LabJsonReader;
 
 }  // namespace
 
@@ -60,13 +25,6 @@ bool DatasetSpec::applies_to(const std::string& part) const {
 
 bool GroupSpec::on_backend(const std::string& backend) const {
   return std::find(backends.begin(), backends.end(), backend) != backends.end();
-}
-
-double PerformanceCurve::fraction(double ratio) const {
-  if (!(ratio > 0)) return 0;
-  if (ratio <= full_at_ratio) return 1;
-  if (ratio > zero_past_ratio) return 0;
-  return full_at_ratio / ratio;
 }
 
 LabConfig LabConfig::load(const std::filesystem::path& lab_json) {
@@ -84,6 +42,10 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   } catch (const nlohmann::json::exception& e) {
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
+  r.only_keys(j, "lab",
+              {"$schema", "id", "title", "interface", "student_files", "driver_files", "nvcc_flags",
+               "parts", "outputs", "dataset_groups", "timing", "rubric", "performance_curve",
+               "sim_time_limit"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -108,11 +70,21 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   if (!outputs.is_object() || outputs.empty()) r.fail("outputs", "must be a non-empty object");
   for (const auto& [name, o] : outputs.items()) {
     const std::string where = "outputs." + name;
+    r.only_keys(o, where, {"dtype", "tolerance"});
     OutputSpec s{name, r.str(o, "dtype", where), {}};
     if (s.dtype != "float32" && s.dtype != "int32")
       r.fail(where + ".dtype", "\"" + s.dtype + "\" is not supported (float32 or int32)");
     const auto& t = r.field(o, "tolerance", where);
     s.tolerance.model = r.str(t, "model", where + ".tolerance");
+    // Each model has keys of its own.
+    if (s.tolerance.model == "exact")
+      r.only_keys(t, where + ".tolerance", {"model"});
+    else if (s.tolerance.segment_sets())
+      r.only_keys(t, where + ".tolerance",
+                  {"model", "starts", "counts", "segment", "segment_shape"});
+    else if (s.tolerance.model == "sum_magnitude")
+      r.only_keys(t, where + ".tolerance",
+                  {"model", "K", "unit_roundoff", "terms", "heads", "position"});
     if (s.tolerance.model == "exact") {
       if (s.dtype != "int32")
         r.fail(where + ".tolerance.model", "\"exact\" compares int32 outputs only");
@@ -177,6 +149,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   if (!parts.is_array() || parts.empty()) r.fail("parts", "must be a non-empty array");
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string where = "parts[" + std::to_string(i) + "]";
+    r.only_keys(parts[i], where, {"name", "title", "device", "outputs"});
     PartSpec p{r.str(parts[i], "name", where), r.str(parts[i], "title", where), false, {}};
     const std::string device = r.str(parts[i], "device", where);
     if (device != "gpu" && device != "cpu") r.fail(where + ".device", "must be \"gpu\" or \"cpu\"");
@@ -192,6 +165,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   if (!groups.is_array() || groups.empty()) r.fail("dataset_groups", "must be a non-empty array");
   for (size_t g = 0; g < groups.size(); ++g) {
     const std::string where = "dataset_groups[" + std::to_string(g) + "]";
+    r.only_keys(groups[g], where, {"name", "visibility", "timing", "backends", "datasets"});
     GroupSpec gs;
     gs.name = r.str(groups[g], "name", where);
     const std::string vis = r.str(groups[g], "visibility", where);
@@ -206,6 +180,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     if (!ds.is_array() || ds.empty()) r.fail(where + ".datasets", "must be a non-empty array");
     for (size_t d = 0; d < ds.size(); ++d) {
       const std::string dw = where + ".datasets[" + std::to_string(d) + "]";
+      r.only_keys(ds[d], dw, {"name", "params", "seed", "parts"});  // params: the generator's
       DatasetSpec s{r.str(ds[d], "name", dw), r.field(ds[d], "params", dw), std::nullopt, {}};
       if (!s.params.is_object()) r.fail(dw + ".params", "must be an object");
       if (ds[d].contains("seed")) {
@@ -222,28 +197,25 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     c.groups.push_back(gs);
   }
 
-  c.timing = r.field(j, "timing", "lab");
-  if (!c.timing.is_object()) r.fail("timing", "must be an object");
-  if (c.timing.contains("ceiling_per_s")) {
-    const auto& ceiling = c.timing["ceiling_per_s"];
-    if (!ceiling.is_object()) r.fail("timing.ceiling_per_s", "must be an object");
-    for (const char* kind : {"gpu", "cpu"})
-      if (ceiling.contains(kind) && !ceiling[kind].is_number())
-        r.fail(std::string("timing.ceiling_per_s.") + kind, "must be a number");
-  }
+  c.timing = LabTiming::parse(j.value("timing", nlohmann::json()), r);
   const auto& rubric = r.field(j, "rubric", "lab");
+  std::vector<std::string> part_names;
+  for (const auto& p : c.parts) part_names.push_back(p.name);
+  r.only_keys(rubric, "rubric", part_names);
   for (const auto& p : c.parts) {
     const auto& pr = r.field(rubric, p.name, "rubric");
     PartRubric e;
     for (const auto& [key, value] : pr.items()) {
       const std::string where = "rubric." + p.name + "." + key;
       if (key == "speedup") {
+        r.only_keys(value, where, {"points", "at_least"});
         e.speedup = {r.num(value, "points", where), r.num(value, "at_least", where)};
         if (e.speedup.points < 0 || !(e.speedup.at_least >= 1))
           r.fail(where, "needs points >= 0 and at_least >= 1");
         continue;
       }
       if (key == "scalability") {
+        r.only_keys(value, where, {"points", "small", "large", "max_growth"});
         e.scalability = {r.num(value, "points", where), r.str(value, "small", where),
                          r.str(value, "large", where), r.num(value, "max_growth", where)};
         if (e.scalability.points < 0 || !(e.scalability.max_growth >= 1))
@@ -272,6 +244,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   }
   if (j.contains("performance_curve")) {
     const auto& pc = j["performance_curve"];
+    r.only_keys(pc, "performance_curve", {"full_at_ratio", "zero_past_ratio"});
     c.curve.full_at_ratio = r.num(pc, "full_at_ratio", "performance_curve");
     c.curve.zero_past_ratio = r.num(pc, "zero_past_ratio", "performance_curve");
     if (!(c.curve.full_at_ratio >= 1) || !(c.curve.zero_past_ratio > c.curve.full_at_ratio))
@@ -279,6 +252,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   }
   if (j.contains("sim_time_limit")) {
     const auto& st = j["sim_time_limit"];
+    r.only_keys(st, "sim_time_limit", {"over_reference", "floor_s"});
     c.sim_time_limit.over_reference = r.num(st, "over_reference", "sim_time_limit");
     c.sim_time_limit.floor_s = r.num(st, "floor_s", "sim_time_limit");
     if (!(c.sim_time_limit.over_reference >= 1) || !(c.sim_time_limit.floor_s > 0))
@@ -310,20 +284,6 @@ double LabConfig::part_points(const std::string& part) const {
   double total = r.timed_points();
   for (const auto& [g, pts] : r.group_points) total += pts;
   return total;
-}
-
-double LabConfig::ceiling_per_s(const PartSpec& p) const {
-  if (!timing.contains("ceiling_per_s") || !timing["ceiling_per_s"].is_object()) return 0;
-  return timing["ceiling_per_s"].value(p.gpu ? "gpu" : "cpu", 0.0);
-}
-
-nlohmann::json LabConfig::timing_for(const PartSpec& p) const {
-  nlohmann::json t = timing;
-  const char* kind = p.gpu ? "gpu" : "cpu";
-  if (timing.contains(kind) && timing[kind].is_object()) t.merge_patch(timing[kind]);
-  t.erase("gpu");
-  t.erase("cpu");
-  return t;
 }
 
 std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& source_root) {

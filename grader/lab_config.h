@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lab_timing.h"
 #include "run_limit.h"
 
 namespace gpulab {
@@ -120,8 +121,7 @@ struct PartRubric {
 struct PerformanceCurve {
   double full_at_ratio = 1.2;
   double zero_past_ratio = 10.0;
-  // Fraction of the performance points for time ratio T_student / T_reference.
-  double fraction(double ratio) const;
+  // What a time ratio earns on this curve: grader/scoring.h's curve_fraction.
 };
 
 struct LabConfig {
@@ -135,7 +135,7 @@ struct LabConfig {
   std::vector<PartSpec> parts;
   std::map<std::string, OutputSpec> outputs;
   std::vector<GroupSpec> groups;
-  nlohmann::json timing;  // the runner's timing policy plus work/ceiling fields
+  LabTiming timing;  // lab.json's "timing", resolved per part kind (lab_timing.h)
   std::map<std::string, PartRubric> rubric;
   PerformanceCurve curve;
   SimTimeLimit sim_time_limit;  // a correctness run's limit on the CPU backend (run_limit.h)
@@ -150,12 +150,9 @@ struct LabConfig {
   // `group`, when given, receives its group.
   const DatasetSpec* timing_dataset(const std::string& name, const std::string& part,
                                     const GroupSpec** group = nullptr) const;
-  // The throughput ceiling (work units per second) for a GPU or CPU part; 0 when none is given.
-  double ceiling_per_s(const PartSpec& part) const;
-  // The timing policy of a part: `timing`, with the keys of timing["gpu"] or timing["cpu"]
-  // over it. CPU runs vary more from process to process than GPU runs, so a lab can give its
-  // CPU parts more, shorter rounds.
-  nlohmann::json timing_for(const PartSpec& part) const;
+  // The timing settings of a part: those of its kind (GPU or CPU), with every default filled
+  // in.
+  const TimingSettings& timing_for(const PartSpec& part) const { return timing.of(part.gpu); }
 };
 
 // Labs found under <source>/labs/*/lab.json, sorted by id.

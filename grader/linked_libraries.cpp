@@ -36,9 +36,9 @@ fs::path host_library(const std::string& name) {
 
 // The CUDA toolkit's library directory: beside nvcc's bin/ (lib64, or targets/<arch>/lib), or
 // wherever g++ finds the static runtime (a distribution's toolkit under /usr).
-fs::path cuda_library_dir(const Paths& paths) {
+fs::path cuda_library_dir(const fs::path& nvcc) {
   std::error_code ec;
-  const fs::path root = paths.nvcc.parent_path().parent_path();
+  const fs::path root = nvcc.parent_path().parent_path();
   std::vector<fs::path> candidates = {root / "lib64"};
   if (fs::is_directory(root / "targets", ec))
     for (const auto& target : fs::directory_iterator(root / "targets", ec))
@@ -56,11 +56,11 @@ bool is_shared_library(const fs::path& path) {
 
 }  // namespace
 
-std::vector<LibraryFile> runner_libraries(const LabConfig& lab, const Paths& paths,
-                                          const std::string& backend, std::string& missing) {
-  std::vector<LibraryFile> libs = {{"gpulab's harness", paths.harness_lib(backend), true},
-                                   {"the lab's driver", paths.driver_lib(lab.id, backend), true}};
-  if (backend == "sim") libs.push_back({"the CPU backend's runtime", paths.sim_lib, true});
+std::vector<LibraryFile> runner_libraries(const RunnerRecipe& recipe, std::string& missing) {
+  std::vector<LibraryFile> libs;
+  for (const LinkedArchive& a : recipe.link_whole)
+    libs.push_back({linked_archive_description(a.role), a.path, true});
+  const std::string& backend = recipe.backend;
   const auto add = [&](const std::string& description, const fs::path& path, bool required,
                        const std::string& name) {
     std::error_code ec;
@@ -70,7 +70,7 @@ std::vector<LibraryFile> runner_libraries(const LabConfig& lab, const Paths& pat
       missing += (missing.empty() ? "" : ", ") + name;
   };
   if (backend != "sim") {
-    const fs::path cuda = cuda_library_dir(paths);
+    const fs::path cuda = cuda_library_dir(recipe.compiler);
     add("the CUDA runtime", cuda.empty() ? cuda : cuda / "libcudart_static.a", true,
         "libcudart_static.a");
     add("the CUDA runtime", cuda.empty() ? cuda : cuda / "libcudart.so", false, "libcudart.so");

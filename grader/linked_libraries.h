@@ -1,6 +1,6 @@
-// The libraries a runner links, for the link itself (grader/build.cpp) and for the symbol
-// policy (symbol_policy.h): first the archives linked whole and before the submission's objects
-// (the lab's driver, the harness and, on the CPU backend, the sim runtime), then the CUDA
+// The libraries a runner links, for the symbol policy (symbol_policy.h): first the archives the
+// recipe (runner_recipe.h) links whole and before the submission's objects (the harness, the
+// lab's driver and, on the CPU backend, the sim runtime), then the CUDA
 // runtime and driver API (cuda backend) and the C, math, threads, C++ and GCC runtime
 // libraries the host compiler links. These are gpulab's and the system's own files, so nm reads
 // them outside the sandbox, once per grader process.
@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "lab_config.h"
-#include "paths.h"
+#include "runner_recipe.h"
 #include "symbol_policy.h"
 
 namespace gpulab {
@@ -26,10 +25,9 @@ struct LibraryFile {
   bool linked_first = false;
 };
 
-// The libraries of a runner for `backend` ("cuda" or "sim"), in the order their descriptions are
-// preferred in messages. A library that must be there and is not is named in `missing`.
-std::vector<LibraryFile> runner_libraries(const LabConfig& lab, const Paths& paths,
-                                          const std::string& backend, std::string& missing);
+// The libraries of a runner built by `recipe`, in the order their descriptions are preferred in
+// messages. A library that must be there and is not is named in `missing`.
+std::vector<LibraryFile> runner_libraries(const RunnerRecipe& recipe, std::string& missing);
 
 // A library's symbols as `nm -P` lists them (for a shared library, its dynamic symbols), read
 // once per grader process and file version. On failure, nothing, with `error` saying why.

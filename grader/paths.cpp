@@ -12,7 +12,6 @@ Paths Paths::current() {
   p.source = src && *src ? src : GPULAB_DEFAULT_SOURCE_DIR;
   p.build = bld && *bld ? bld : GPULAB_DEFAULT_BUILD_DIR;
   p.nvcc = nvcc && *nvcc ? nvcc : GPULAB_DEFAULT_NVCC;
-  p.cuda_architectures = GPULAB_CUDA_ARCHITECTURES;
   const auto env_or = [](const char* name, const std::filesystem::path& fallback) {
     const char* v = std::getenv(name);
     return v && *v ? std::filesystem::path(v) : fallback;

@@ -12,7 +12,6 @@ namespace gpulab {
 
 struct Paths {
   std::filesystem::path source, build, nvcc;
-  std::string cuda_architectures;  // as configured in CMake, comma-separated: "80,90"
   // What gpulab-sim-cc runs and compiles against: the rewriter, the sim runtime's headers and
   // library, each from the build or the environment variable sim/cc/sim_cc.h names for it.
   std::filesystem::path sim_rewriter, sim_include, sim_lib;

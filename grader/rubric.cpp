@@ -69,12 +69,11 @@ std::string rubric_markdown(const LabConfig& lab) {
       s += buf;
     }
     if (r.scalability.points > 0) {
-      std::snprintf(
-          buf, sizeof buf,
-          "\nScalability points (`%s`): all of them when the time per %s on `%s` is at "
-          "most %gx that on `%s`; none above.\n",
-          part.name.c_str(), lab.timing.value("work_unit", std::string("work unit")).c_str(),
-          r.scalability.large.c_str(), r.scalability.max_growth, r.scalability.small.c_str());
+      std::snprintf(buf, sizeof buf,
+                    "\nScalability points (`%s`): all of them when the time per %s on `%s` is at "
+                    "most %gx that on `%s`; none above.\n",
+                    part.name.c_str(), lab.timing.work_unit().c_str(), r.scalability.large.c_str(),
+                    r.scalability.max_growth, r.scalability.small.c_str());
       s += buf;
     }
   }

@@ -203,18 +203,19 @@ std::vector<std::string> bwrap_options(const SandboxSpec& spec, const SandboxHos
   return a;
 }
 
-SandboxSpec build_sandbox(const LabConfig& lab, const Paths& paths, const fs::path& src_dir,
-                          const fs::path& work_dir, const std::string& backend) {
+SandboxSpec build_sandbox(const RunnerRecipe& recipe, const Paths& paths, const fs::path& src_dir,
+                          const fs::path& work_dir) {
   SandboxSpec s;
   auto ro = [&s](const fs::path& p, bool optional = false) {
+    for (const SandboxMount& m : s.mounts)
+      if (m.host == p) return;  // the recipe's sim runtime is gpulab-sim-cc's own
     s.mounts.push_back({p, p, false, optional});
   };
   ro(src_dir);
-  ro(lab.dir);
-  ro(paths.harness_lib(backend));
-  ro(paths.driver_lib(lab.id, backend));
-  if (backend == "sim") {
-    ro(paths.sim_cc());
+  for (const fs::path& dir : recipe.include_dirs) ro(dir);
+  for (const LinkedArchive& a : recipe.link_whole) ro(a.path);
+  if (recipe.backend == "sim") {
+    ro(recipe.compiler);
     // Missing pieces fail the build with the compiler's own message, as without the sandbox.
     ro(paths.sim_rewriter, true);
     ro(paths.sim_include, true);

@@ -17,6 +17,7 @@
 #include "paths.h"
 #include "process.h"
 #include "run_staging.h"
+#include "runner_recipe.h"
 
 namespace gpulab {
 
@@ -58,12 +59,13 @@ struct SandboxHost {
 // The bwrap options (everything before the command) that confine a child to `spec`.
 std::vector<std::string> bwrap_options(const SandboxSpec& spec, const SandboxHost& host);
 
-// A build: the staged student files (or reference/), the lab's public folder (interface header),
-// the harness and driver libraries and, for the CPU backend, gpulab-sim-cc's pieces, all at
-// their own paths (compiler messages name them); `work_dir` is the one writable directory.
-SandboxSpec build_sandbox(const LabConfig& lab, const Paths& paths,
+// A build by `recipe`: the staged student files (or reference/), the recipe's include folders
+// (the lab's public folder with its interface header), the archives it links and, for the CPU
+// backend, gpulab-sim-cc's pieces, all at their own paths (compiler messages name them);
+// `work_dir` is the one writable directory.
+SandboxSpec build_sandbox(const RunnerRecipe& recipe, const Paths& paths,
                           const std::filesystem::path& src_dir,
-                          const std::filesystem::path& work_dir, const std::string& backend);
+                          const std::filesystem::path& work_dir);
 
 // Where a run's files appear inside its sandbox: fixed paths, so nothing beside the dataset's
 // input directory (its expected outputs live next to it) can be reached through them.

@@ -11,7 +11,8 @@
 //    grader's key, and follow exactly M findings lines. A run that finished must have one:
 //    without it, or with any of that wrong, the report was cut off, replaced or forged, and the
 //    run fails with a message that says so.
-// This module is pure: the bytes in, findings and the problem out. grader/grade.cpp runs it.
+// This module is pure: the bytes in, findings and the problem out. grader/runner_client.cpp runs
+// it.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -8,7 +8,7 @@
 
 namespace gpulab {
 
-std::string timing_record_problem(const nlohmann::json& result, const nlohmann::json& policy) {
+std::string timing_record_problem(const nlohmann::json& result, const TimingPolicy& policy) {
   if (!result.is_object() || !result.contains("timing") || !result["timing"].is_object())
     return "it has no timing";
   const nlohmann::json& t = result["timing"];
@@ -20,9 +20,8 @@ std::string timing_record_problem(const nlohmann::json& result, const nlohmann::
       return "a sample is not a positive time";
     samples.push_back(v.get<double>());
   }
-  // The harness's defaults (harness/timing.h) where lab.json gives none.
-  const size_t most = policy.value("max_samples", 200);
-  const size_t least = std::min(most, policy.value("min_samples", size_t{10}));
+  const size_t most = static_cast<size_t>(std::max(0, policy.max_samples));
+  const size_t least = std::min(most, static_cast<size_t>(std::max(0, policy.min_samples)));
   if (samples.size() < least || samples.size() > most)
     return std::to_string(samples.size()) + " samples, where the policy takes " +
            std::to_string(least) + " to " + std::to_string(most);

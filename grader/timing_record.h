@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "timing.h"
+
 namespace gpulab {
 
 // "" when the record holds together; otherwise what is wrong with it, in words. `policy` is the
 // timing policy the runner was given (lab.json's timing for the part).
-std::string timing_record_problem(const nlohmann::json& result, const nlohmann::json& policy);
+std::string timing_record_problem(const nlohmann::json& result, const TimingPolicy& policy);
 
 }  // namespace gpulab

@@ -1,5 +1,5 @@
-// Output comparison against the fp64 oracle, with the tolerance models of DESIGN.md, and a
-// diagnosis a student can act on.
+// Output comparison against the fp64 oracle, with the tolerance models below (lab.json's
+// "tolerance"), and a diagnosis a student can act on.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // The runner's command-line modes and output-file prefixes that the grader asks for and reads:
 // named once here, parsed by runner_main.cpp and written by run_part.cpp, passed and read by
-// the grader (grader/grade.cpp, grader/check.cpp, grader/bench.cpp).
+// the grader (grader/runner_client.cpp, grader/check.cpp, grader/bench.cpp), as part of the
+// runner protocol (runner_protocol.h).
 #pragma once
 
 namespace gpulab {

@@ -1,16 +1,14 @@
 // The runner executable's main: one part, one dataset, one output directory.
 //
 //   runner --part NAME --dataset DIR --out DIR [--call-twice] [--time | --time-baseline]
-//          [--timing JSON] [--samples N --samples-dir DIR] | --list
+//          [--timing JSON] [--samples N --samples-dir DIR] | --list [--json]
 //
 // --samples makes a graded timed run (sample_protocol.h): the first call and the warmup on the
 // dataset, then N timed calls, each on inputs of its own that the grader hands over when asked.
 // --call-twice calls the student's function a second time and writes that call's outputs too;
 // --time-baseline times only the lab's trusted baseline (result.json's "baseline") and never
-// calls the student's function. Both are named in runner_flags.h, where the grader takes them.
-// Exit status: 0 the part ran (result.json says so), 2 bad command line (result.json's status
-// "usage" where it could be written), 3 the part failed (result.json holds the message), 4 the
-// part needs a GPU and there is none (status "no-gpu").
+// calls the student's function. The options, the exit codes and the result.json record this
+// main speaks are the runner protocol (runner_protocol.h), where the grader takes them too.
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -22,7 +20,7 @@
 
 #include "device.h"
 #include "runner.h"
-#include "runner_flags.h"
+#include "runner_protocol.h"
 #include "sample_protocol.h"
 
 namespace {
@@ -33,11 +31,11 @@ int usage(const char* why) {
                "[--timing JSON] [%s N %s DIR] | --list\n",
                why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
                gpulab::kSamplesDirOption);
-  return 2;
+  return gpulab::exit_code(gpulab::RunnerExit::usage);
 }
 
 void write_result(const std::filesystem::path& out_dir, const nlohmann::json& result) {
-  std::ofstream out(out_dir / "result.json");
+  std::ofstream out(out_dir / gpulab::kResultFile);
   // A message from student code may hold any bytes: invalid UTF-8 is replaced rather than
   // thrown on, so the record is still written.
   out << result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -65,23 +63,28 @@ int main(int argc, char** argv) {
       dst = argv[++i];
       return true;
     };
-    if (a == "--list") {
-      for (const auto& p : gpulab::all_parts())
-        std::printf("%s %s\n", p.name.c_str(), p.gpu ? "gpu" : "cpu");
-      return 0;
-    } else if (a == "--time") {
+    if (a == gpulab::kListFlag) {
+      const bool as_json = i + 1 < argc && std::string(argv[i + 1]) == gpulab::kJsonFlag;
+      nlohmann::json parts = nlohmann::json::array();
+      for (const auto& p : gpulab::all_parts()) {
+        parts.push_back({{"name", p.name}, {"device", p.gpu ? "gpu" : "cpu"}});
+        if (!as_json) std::printf("%s %s\n", p.name.c_str(), p.gpu ? "gpu" : "cpu");
+      }
+      if (as_json) std::printf("%s\n", parts.dump().c_str());
+      return gpulab::exit_code(gpulab::RunnerExit::ok);
+    } else if (a == gpulab::kTimeFlag) {
       time = true;
     } else if (a == gpulab::kTimeBaselineFlag) {
       baseline = true;
     } else if (a == gpulab::kCallTwiceFlag) {
       call_twice = true;
-    } else if (a == "--part") {
+    } else if (a == gpulab::kPartOption) {
       if (!value(part_name)) return usage("--part needs a value");
-    } else if (a == "--dataset") {
+    } else if (a == gpulab::kDatasetOption) {
       if (!value(dataset_dir)) return usage("--dataset needs a value");
-    } else if (a == "--out") {
+    } else if (a == gpulab::kOutOption) {
       if (!value(out_dir)) return usage("--out needs a value");
-    } else if (a == "--timing") {
+    } else if (a == gpulab::kTimingOption) {
       if (!value(timing_json)) return usage("--timing needs a value");
     } else if (a == gpulab::kSamplesOption) {
       std::string n;
@@ -98,24 +101,27 @@ int main(int argc, char** argv) {
   if ((samples > 0) != !samples_dir.empty())
     return usage("--samples and --samples-dir go together");
 
-  nlohmann::json result = {{"part", part_name}, {"dataset", dataset_dir}, {"status", "error"}};
+  using gpulab::RunnerExit;
+  nlohmann::json result = {{"part", part_name},
+                           {"dataset", dataset_dir},
+                           {"status", gpulab::runner_status(RunnerExit::failed)}};
   std::filesystem::create_directories(out_dir);
   const gpulab::Part* part = gpulab::find_part(part_name);
   if (!part) {
-    result["status"] = "usage";  // the grader's mistake, not the student's
+    result["status"] = gpulab::runner_status(RunnerExit::usage);  // the grader's mistake
     result["message"] = "this lab has no part named '" + part_name + "'";
     write_result(out_dir, result);
-    return 2;
+    return gpulab::exit_code(RunnerExit::usage);
   }
   if (part->gpu) {
     const gpulab::DeviceInfo dev = gpulab::device_preflight();
     result["device"] = dev.to_json();
     if (!dev.usable) {
-      result["status"] = "no-gpu";
+      result["status"] = gpulab::runner_status(RunnerExit::no_gpu);
       result["message"] = dev.problem;
       write_result(out_dir, result);
       std::fprintf(stderr, "runner: %s\n", dev.problem.c_str());
-      return 4;
+      return gpulab::exit_code(RunnerExit::no_gpu);
     }
   }
   try {
@@ -143,13 +149,13 @@ int main(int argc, char** argv) {
                                  .to_json();
     }
     ctx.result[gpulab::kCpuSecondsKey] = cpu_seconds();
-    ctx.result["status"] = "ok";
+    ctx.result["status"] = gpulab::runner_status(RunnerExit::ok);
     write_result(out_dir, ctx.result);
-    return 0;
+    return gpulab::exit_code(RunnerExit::ok);
   } catch (const std::exception& e) {
     result["message"] = e.what();
     write_result(out_dir, result);
     std::fprintf(stderr, "runner: %s\n", e.what());
-    return 3;
+    return gpulab::exit_code(RunnerExit::failed);
   }
 }

@@ -13,15 +13,7 @@
 namespace gpulab {
 
 TimingPolicy TimingPolicy::from_json(const nlohmann::json& j) {
-  TimingPolicy p;
-  p.warmup = j.value("warmup", p.warmup);
-  p.min_samples = j.value("min_samples", p.min_samples);
-  p.max_samples = j.value("max_samples", p.max_samples);
-  p.target_rel_se = j.value("target_rel_se", p.target_rel_se);
-  p.cap_ms = j.value("cap_ms", p.cap_ms);
-  p.input_sets = j.value("input_sets", p.input_sets);
-  p.samples = j.value("samples", p.samples);
-  return p;
+  return j.get<TimingPolicy>();
 }
 
 nlohmann::json TimingResult::to_json() const {

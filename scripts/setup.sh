@@ -12,10 +12,12 @@ cd "$(dirname "$0")/.."
 # submissions students hand in. bubblewrap is the sandbox every build and run of student code
 # goes through (docs/GRADING.md). binutils' nm and c++filt list what a submission's objects
 # define, which the build checks (grader/symbol_policy.h). libssl-dev's libcrypto gives the
-# HMAC-SHA256 that draws seeds from the instructor's hidden seed (grader/secret.h).
+# HMAC-SHA256 that draws seeds from the instructor's hidden seed (grader/secret.h). python3 runs
+# the include-layering test (scripts/check_layers.py); python3-jsonschema checks every lab.json
+# against labs/lab.schema.json (tests/lab_schema/).
 packages=(cmake ninja-build g++ binutils doctest-dev nlohmann-json3-dev libcli11-dev
           libboost-context-dev clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
-          libarchive-dev libssl-dev bubblewrap)
+          libarchive-dev libssl-dev bubblewrap python3 python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

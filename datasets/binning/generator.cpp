@@ -39,7 +39,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -47,10 +46,10 @@
 #include <emmintrin.h>
 #endif
 
-#include "generator_registry.h"
 #include "lattice_gap.h"
 #include "npy.h"
 #include "parallel.h"
+#include "parsed_generator.h"
 #include "rng.h"
 
 namespace gpulab {
@@ -206,14 +205,11 @@ void add_atom(const double* xs, int i0, int i1, double ax, double dyz2, double q
   }
 }
 
-class Generator final : public DatasetGenerator {
+class Generator final : public ParsedGenerator<Params, parse> {
  public:
   int version() const override { return 1; }
 
-  void generate(const nlohmann::json& params, uint64_t seed,
-                const std::filesystem::path& dir) const override {
-    const Params p = parse(params);
-    Rng rng(seed);
+  void generate_from(const Params& p, Rng& rng, const std::filesystem::path& dir) const override {
     const Box lattice{{0, 0, 0},
                       {(p.nx - 1) * static_cast<double>(p.h), (p.ny - 1) * static_cast<double>(p.h),
                        (p.nz - 1) * static_cast<double>(p.h)}};
@@ -306,11 +302,9 @@ class Generator final : public DatasetGenerator {
 
   // For each row of the lattice: the atoms within rc of the row's line, from a 2-D grid of
   // (y, z) cells of side rc; each sweeps the points of the row within rc of it.
-  void oracle(const std::filesystem::path& input_dir,
-              const std::filesystem::path& expected_dir) const override {
+  void oracle_from(const Params& p, const std::filesystem::path& input_dir,
+                   const std::filesystem::path& expected_dir) const override {
     const NpyArray atoms_npy = read_npy(input_dir / "atoms.npy", DType::f32);
-    std::ifstream meta_in(input_dir / "meta.json");
-    const Params p = parse(nlohmann::json::parse(meta_in).at("params"));
     if (atoms_npy.shape.size() != 2 || atoms_npy.shape[1] != 4)
       throw std::runtime_error("atoms.npy is not (n, 4)");
     const float* atoms = atoms_npy.as<float>();

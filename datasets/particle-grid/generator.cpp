@@ -41,14 +41,13 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "generator_registry.h"
 #include "npy.h"
 #include "parallel.h"
+#include "parsed_generator.h"
 #include "rng.h"
 
 namespace gpulab {
@@ -130,11 +129,6 @@ Params parse(const nlohmann::json& p) {
   return r;
 }
 
-Params read_params(const std::filesystem::path& input_dir) {
-  std::ifstream meta_in(input_dir / "meta.json");
-  return parse(nlohmann::json::parse(meta_in).at("params"));
-}
-
 long long below(Rng& rng, long long n) {
   return static_cast<long long>(rng.next() % static_cast<uint64_t>(n));
 }
@@ -144,14 +138,11 @@ long long floor_div(long long k, long long d) {
   return k >= 0 ? k / d : -((-k + d - 1) / d);
 }
 
-class ParticleGridGenerator final : public DatasetGenerator {
+class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
  public:
   int version() const override { return 1; }
 
-  void generate(const nlohmann::json& params, uint64_t seed,
-                const std::filesystem::path& dir) const override {
-    const Params p = parse(params);
-    Rng rng(seed);
+  void generate_from(const Params& p, Rng& rng, const std::filesystem::path& dir) const override {
     const int axes = p.active_axes();
     // The special cells of a layout.
     auto random_cell = [&](std::vector<long long>& c) {
@@ -209,9 +200,8 @@ class ParticleGridGenerator final : public DatasetGenerator {
     write_npy(dir / "positions.npy", {static_cast<size_t>(p.n), 4}, pos.data());
   }
 
-  void oracle(const std::filesystem::path& input_dir,
-              const std::filesystem::path& expected_dir) const override {
-    const Params p = read_params(input_dir);
+  void oracle_from(const Params& p, const std::filesystem::path& input_dir,
+                   const std::filesystem::path& expected_dir) const override {
     const NpyArray in = read_npy(input_dir / "positions.npy", DType::f32);
     if (in.shape.size() != 2 || in.shape[1] != 4 || static_cast<long long>(in.shape[0]) != p.n)
       throw std::runtime_error("positions.npy has shape " + in.shape_string() + ", not (" +

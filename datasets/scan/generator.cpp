@@ -9,13 +9,12 @@
 // float32 writes beside each scan the sum of |values| it covers, the scale of the error bound.
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "generator_registry.h"
 #include "npy.h"
+#include "parsed_generator.h"
 #include "rng.h"
 
 namespace gpulab {
@@ -44,19 +43,11 @@ Params parse(const nlohmann::json& p) {
   return r;
 }
 
-Params read_params(const std::filesystem::path& input_dir) {
-  std::ifstream meta_in(input_dir / "meta.json");
-  return parse(nlohmann::json::parse(meta_in).at("params"));
-}
-
-class ScanGenerator final : public DatasetGenerator {
+class ScanGenerator final : public ParsedGenerator<Params, parse> {
  public:
   int version() const override { return 1; }
 
-  void generate(const nlohmann::json& params, uint64_t seed,
-                const std::filesystem::path& dir) const override {
-    const Params p = parse(params);
-    Rng rng(seed);
+  void generate_from(const Params& p, Rng& rng, const std::filesystem::path& dir) const override {
     if (p.is_int) {
       std::vector<int32_t> v(p.n);
       for (auto& x : v)
@@ -72,9 +63,8 @@ class ScanGenerator final : public DatasetGenerator {
     }
   }
 
-  void oracle(const std::filesystem::path& input_dir,
-              const std::filesystem::path& expected_dir) const override {
-    const Params p = read_params(input_dir);
+  void oracle_from(const Params& p, const std::filesystem::path& input_dir,
+                   const std::filesystem::path& expected_dir) const override {
     if (p.is_int) {
       const NpyArray in = read_npy(input_dir / "values.npy", DType::i32);
       const int32_t* x = in.as<int32_t>();

@@ -1,4 +1,5 @@
-// scatter-gather datasets: the DCS generator and oracle (dcs_generator.h, shared with coarsening).
-#include "scatter-gather/dcs_generator.h"
+// scatter-gather datasets: the DCS family's generator and oracle (families/dcs/generator.h,
+// shared with coarsening).
+#include "dcs/generator.h"
 
 GPULAB_DATASETS("scatter-gather", gpulab::DcsGenerator);

@@ -43,9 +43,9 @@
 #include <string>
 #include <vector>
 
-#include "generator_registry.h"
 #include "npy.h"
 #include "parallel.h"
+#include "registry.h"
 #include "rng.h"
 
 namespace gpulab {

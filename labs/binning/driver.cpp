@@ -1,11 +1,11 @@
-// binning's lab driver: loads a dataset (atoms and lattice as lab 1's, dcs_dataset.h, plus the
-// cutoff and the bins' parameters) and calls the student's cutoff_potential through the shared
-// run/check/time mechanism. The atoms stay on the host: binning them is the student's work.
+// binning's lab driver: loads a dataset (atoms and lattice as the DCS family's, dcs/input.h,
+// plus the cutoff and the bins' parameters) and calls the student's cutoff_potential through the
+// shared run/check/time mechanism. The atoms stay on the host: binning them is the student's work.
 #include <stdexcept>
 #include <string>
 
-#include "../scatter-gather/dcs_dataset.h"
 #include "binning.h"
+#include "dcs/input.h"
 #include "input_sets.h"
 
 namespace {

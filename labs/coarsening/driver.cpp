@@ -1,9 +1,9 @@
-// coarsening's lab driver: loads a DCS dataset (lab 1's, dcs_dataset.h) and calls the student's
+// coarsening's lab driver: loads a DCS dataset (families/dcs/input.h) and calls the student's
 // coarsened gather through the shared run/check/time mechanism. In a baseline run (the grader's
 // speedup test, gpulab bench: runner_flags.h's kTimeBaselineFlag) run_gpu_part calls no student
 // code, and lab 1's plain gather (driver_baseline.cu) is timed on the same inputs instead.
-#include "../scatter-gather/dcs_dataset.h"
 #include "coarsening.h"
+#include "dcs/input.h"
 #include "driver_baseline.h"
 #include "input_sets.h"
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "dcs.h"
-#include "dcs_dataset.h"
+#include "dcs/input.h"
 #include "input_sets.h"
 
 namespace {

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -16,34 +17,10 @@ namespace gpulab_sim {
 
 const char* kind_name(finding_kind k) {
   switch (k) {
-    case finding_kind::out_of_bounds:
-      return "out_of_bounds";
-    case finding_kind::misaligned:
-      return "misaligned";
-    case finding_kind::invalid_address:
-      return "invalid_address";
-    case finding_kind::uninitialised_read:
-      return "uninitialised_read";
-    case finding_kind::divergent_barrier:
-      return "divergent_barrier";
-    case finding_kind::deadlock:
-      return "deadlock";
-    case finding_kind::warp_mask:
-      return "warp_mask";
-    case finding_kind::shared_race:
-      return "shared_race";
-    case finding_kind::warp_lockstep:
-      return "warp_lockstep";
-    case finding_kind::shared_limit:
-      return "shared_limit";
-    case finding_kind::kernel_exception:
-      return "kernel_exception";
-    case finding_kind::bad_copy:
-      return "bad_copy";
-    case finding_kind::bad_launch:
-      return "bad_launch";
-    case finding_kind::global_race:
-      return "global_race";
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
+  case finding_kind::name:                                            \
+    return #name;
+#include <gpulab_sim/finding_kinds.def>
   }
   return "unknown";
 }
@@ -54,22 +31,24 @@ namespace {
 constexpr std::size_t kPrintedPerSite = 3;
 
 bool is_error(finding_kind k) {
-  return k != finding_kind::uninitialised_read && k != finding_kind::shared_race &&
-         k != finding_kind::warp_lockstep && k != finding_kind::global_race;
+  switch (k) {
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
+  case finding_kind::name:                                            \
+    return std::string_view(#severity) == "error";
+#include <gpulab_sim/finding_kinds.def>
+  }
+  return true;
 }
 
+// What an error inside a kernel makes the launch return.
 cudaError_t error_code(finding_kind k) {
   switch (k) {
-    case finding_kind::out_of_bounds:
-    case finding_kind::invalid_address:
-      return cudaErrorIllegalAddress;
-    case finding_kind::misaligned:
-      return cudaErrorMisalignedAddress;
-    case finding_kind::shared_limit:
-      return cudaErrorLaunchOutOfResources;
-    default:
-      return cudaErrorLaunchFailure;
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
+  case finding_kind::name:                                            \
+    return cuda_error;
+#include <gpulab_sim/finding_kinds.def>
   }
+  return cudaErrorLaunchFailure;
 }
 
 struct Store {

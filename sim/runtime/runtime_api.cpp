@@ -244,97 +244,20 @@ cudaError_t cudaPeekAtLastError() {
 
 const char* cudaGetErrorName(cudaError_t e) {
   switch (e) {
-#define GPULAB_NAME(x) \
-  case x:              \
-    return #x;
-    GPULAB_NAME(cudaSuccess)
-    GPULAB_NAME(cudaErrorInvalidValue)
-    GPULAB_NAME(cudaErrorMemoryAllocation)
-    GPULAB_NAME(cudaErrorInitializationError)
-    GPULAB_NAME(cudaErrorCudartUnloading)
-    GPULAB_NAME(cudaErrorInvalidConfiguration)
-    GPULAB_NAME(cudaErrorInvalidPitchValue)
-    GPULAB_NAME(cudaErrorInvalidSymbol)
-    GPULAB_NAME(cudaErrorInvalidDevicePointer)
-    GPULAB_NAME(cudaErrorInvalidMemcpyDirection)
-    GPULAB_NAME(cudaErrorInsufficientDriver)
-    GPULAB_NAME(cudaErrorInvalidDeviceFunction)
-    GPULAB_NAME(cudaErrorNoDevice)
-    GPULAB_NAME(cudaErrorInvalidDevice)
-    GPULAB_NAME(cudaErrorInvalidKernelImage)
-    GPULAB_NAME(cudaErrorInvalidResourceHandle)
-    GPULAB_NAME(cudaErrorNotReady)
-    GPULAB_NAME(cudaErrorIllegalAddress)
-    GPULAB_NAME(cudaErrorLaunchOutOfResources)
-    GPULAB_NAME(cudaErrorLaunchTimeout)
-    GPULAB_NAME(cudaErrorAssert)
-    GPULAB_NAME(cudaErrorIllegalInstruction)
-    GPULAB_NAME(cudaErrorMisalignedAddress)
-    GPULAB_NAME(cudaErrorLaunchFailure)
-    GPULAB_NAME(cudaErrorNotPermitted)
-    GPULAB_NAME(cudaErrorNotSupported)
-    GPULAB_NAME(cudaErrorUnknown)
-#undef GPULAB_NAME
+#define GPULAB_SIM_CUDA_ERROR(name, number, string) \
+  case name:                                        \
+    return #name;
+#include <gpulab_sim/cuda_errors.def>
   }
   return "cudaErrorUnknown";
 }
 
 const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
-    case cudaSuccess:
-      return "no error";
-    case cudaErrorInvalidValue:
-      return "invalid argument";
-    case cudaErrorMemoryAllocation:
-      return "out of memory";
-    case cudaErrorInitializationError:
-      return "initialization error";
-    case cudaErrorCudartUnloading:
-      return "driver shutting down";
-    case cudaErrorInvalidConfiguration:
-      return "invalid configuration argument";
-    case cudaErrorInvalidPitchValue:
-      return "invalid pitch argument";
-    case cudaErrorInvalidSymbol:
-      return "invalid device symbol";
-    case cudaErrorInvalidDevicePointer:
-      return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection:
-      return "invalid copy direction for memcpy";
-    case cudaErrorInsufficientDriver:
-      return "CUDA driver version is insufficient for CUDA runtime version";
-    case cudaErrorInvalidDeviceFunction:
-      return "invalid device function";
-    case cudaErrorNoDevice:
-      return "no CUDA-capable device is detected";
-    case cudaErrorInvalidDevice:
-      return "invalid device ordinal";
-    case cudaErrorInvalidKernelImage:
-      return "device kernel image is invalid";
-    case cudaErrorInvalidResourceHandle:
-      return "invalid resource handle";
-    case cudaErrorNotReady:
-      return "device not ready";
-    case cudaErrorIllegalAddress:
-      return "an illegal memory access was encountered";
-    case cudaErrorLaunchOutOfResources:
-      return "too many resources requested for launch";
-    case cudaErrorLaunchTimeout:
-      return "the launch timed out and was terminated";
-    case cudaErrorAssert:
-      return "device-side assert triggered";
-    case cudaErrorIllegalInstruction:
-      return "an illegal instruction was encountered";
-    case cudaErrorMisalignedAddress:
-      return "misaligned address";
-    case cudaErrorLaunchFailure:
-      return "unspecified launch failure";
-    case cudaErrorNotPermitted:
-      return "operation not permitted";
-    case cudaErrorNotSupported:
-      return "operation not supported";
-    case cudaErrorUnknown:
-      return "unknown error";
+#define GPULAB_SIM_CUDA_ERROR(name, number, string) \
+  case name:                                        \
+    return string;
+#include <gpulab_sim/cuda_errors.def>
   }
   return "unrecognized error code";
 }

@@ -13,10 +13,11 @@
 namespace gpulab_sim::detail {
 namespace {
 
-// Every variable the runtime reads (sim/README.md, "Settings"); all are forgotten once read.
+// Every variable the runtime reads (settings.def); all are forgotten once read.
 constexpr const char* kVariables[] = {
-    "GPULAB_SIM_REPORT",      "GPULAB_SIM_REPORT_FD", "GPULAB_SIM_REPORT_KEY", "GPULAB_SIM_THREADS",
-    "GPULAB_SIM_BLOCK_ORDER", "GPULAB_SIM_SEED",      "GPULAB_SIM_STACK_KB"};
+#define GPULAB_SIM_SETTING(name, value, read) "GPULAB_SIM_" #name,
+#include "settings.def"
+};
 
 // Constant-initialised, so no constructor of its own runs after capture_at_start() filled it.
 static_assert(std::is_trivially_destructible_v<Settings>);
@@ -43,31 +44,60 @@ void forget_variables() {
   }
 }
 
+// What one reading of the variables found: the settings, and the report's variables, which
+// open_report() reads (report_channel.h).
+struct Captured {
+  Settings settings;
+  const char* report = nullptr;
+  const char* report_fd = nullptr;
+  const char* report_key = nullptr;
+};
+
+// settings.def's readers: each takes a set, non-empty value, or returns why it is ignored.
+const char* read_report(const char* v, Captured& c) {
+  c.report = v;
+  return nullptr;
+}
+const char* read_report_fd(const char* v, Captured& c) {
+  c.report_fd = v;
+  return nullptr;
+}
+const char* read_report_key(const char* v, Captured& c) {
+  c.report_key = v;
+  return nullptr;
+}
+const char* read_threads(const char* v, Captured& c) {
+  if (std::atoi(v) <= 0) return "not a count of at least 1";
+  c.settings.threads = static_cast<unsigned>(std::atoi(v));
+  return nullptr;
+}
+const char* read_block_order(const char* v, Captured& c) {
+  if (!std::strcmp(v, "reverse"))
+    c.settings.order = block_order::reverse;
+  else if (!std::strcmp(v, "shuffle"))
+    c.settings.order = block_order::shuffle;
+  else if (std::strcmp(v, "natural"))
+    return "not natural, reverse or shuffle";
+  return nullptr;
+}
+const char* read_seed(const char* v, Captured& c) {
+  c.settings.seed = std::strtoull(v, nullptr, 10);
+  return nullptr;
+}
+const char* read_stack_kb(const char* v, Captured& c) {
+  if (std::atoi(v) < 16) return "under 16";
+  c.settings.stack_kb = static_cast<std::size_t>(std::atoi(v));
+  return nullptr;
+}
+
 void capture() {
-  Settings s;
-  if (const char* e = get("GPULAB_SIM_THREADS")) {
-    if (std::atoi(e) > 0)
-      s.threads = static_cast<unsigned>(std::atoi(e));
-    else
-      ignored("GPULAB_SIM_THREADS", e, "not a count of at least 1");
-  }
-  if (const char* e = get("GPULAB_SIM_BLOCK_ORDER")) {
-    if (!std::strcmp(e, "reverse"))
-      s.order = block_order::reverse;
-    else if (!std::strcmp(e, "shuffle"))
-      s.order = block_order::shuffle;
-    else if (std::strcmp(e, "natural"))
-      ignored("GPULAB_SIM_BLOCK_ORDER", e, "not natural, reverse or shuffle");
-  }
-  if (const char* e = get("GPULAB_SIM_SEED")) s.seed = std::strtoull(e, nullptr, 10);
-  if (const char* e = get("GPULAB_SIM_STACK_KB")) {
-    if (std::atoi(e) >= 16)
-      s.stack_kb = static_cast<std::size_t>(std::atoi(e));
-    else
-      ignored("GPULAB_SIM_STACK_KB", e, "under 16");
-  }
-  current = s;
-  open_report(get("GPULAB_SIM_REPORT"), get("GPULAB_SIM_REPORT_FD"), get("GPULAB_SIM_REPORT_KEY"));
+  Captured c;
+#define GPULAB_SIM_SETTING(name, value, read)   \
+  if (const char* e = get("GPULAB_SIM_" #name)) \
+    if (const char* why = read(e, c)) ignored("GPULAB_SIM_" #name, e, why);
+#include "settings.def"
+  current = c.settings;
+  open_report(c.report, c.report_fd, c.report_key);
   forget_variables();
 }
 

@@ -29,10 +29,10 @@
 #include <string>
 #include <vector>
 
-#include "generator_registry.h"
 #include "lab_config.h"
 #include "npy.h"
 #include "parallel.h"
+#include "registry.h"
 #include "scan_orders.h"
 
 namespace gpulab::calibration {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "lab_config.h"
 
 namespace {
 
@@ -305,6 +306,41 @@ TEST_SUITE("sim") {
     const Graded g = grade(kSubmissions / "compile-error", sim_and({"--no-time"}));
     CHECK(score(g.report) == 0);
     CHECK_MESSAGE(contains(test_named(g.report, "gather: does not build"), "dcs.cu:"),
+                  g.report.dump(2));
+  }
+
+  // The maximum of a report of code that did not build is that of the tests grading it would
+  // have held: never the hidden groups gpulab run leaves out, nor parts --part leaves out.
+  TEST_CASE("a submission that does not build states the maximum its options leave in") {
+    const gpulab::LabConfig coarsening =
+        gpulab::LabConfig::load(kSource / "labs" / "coarsening" / "lab.json");
+    const fs::path report = scratch("run-compile-error") / "results.json";
+    const gpulab::ProcessResult p = gpulab::run_process(
+        {{GPULAB_TEST_BINARY, "run", "coarsening", "--src",
+          (kSource / "tests" / "submissions" / "coarsening" / "compile-error").string(),
+          "--backend", "sim", "--out", report.string()},
+         report.parent_path(),
+         300,
+         1 << 20,
+         0,
+         0,
+         {}});
+    std::ifstream in(report);
+    REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << p.output);
+    const json run = json::parse(in);
+    const json t = test_named(run, "coarsened: does not build");
+    // Public points only: gpulab run leaves the hidden group out, sim the timed points.
+    CHECK_MESSAGE(max_score(run) == coarsening.rubric.at("coarsened").group_points.at("public"),
+                  run.dump(2));
+    CHECK(t["max_score"] == max_score(run));
+    CHECK(score(run) == 0);
+
+    const gpulab::LabConfig sg =
+        gpulab::LabConfig::load(kSource / "labs" / "scatter-gather" / "lab.json");
+    const Graded g = grade(kSubmissions / "compile-error", sim_and({"--part", "gather"}));
+    REQUIRE(g.report["tests"].size() == 1);  // only the part asked for
+    const auto& gather = sg.rubric.at("gather").group_points;
+    CHECK_MESSAGE(max_score(g.report) == gather.at("public") + gather.at("hidden"),
                   g.report.dump(2));
   }
 

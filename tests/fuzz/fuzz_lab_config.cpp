@@ -26,8 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_REQUIRE(lab.part(part.name) != nullptr);
       const double points = lab.part_points(part.name);
       FUZZ_REQUIRE(points >= 0 || points != points);
-      (void)lab.timing_for(part);
-      (void)lab.ceiling_per_s(part);
+      // Every timing setting the loader accepts is one the runner and the grader can use.
+      const gpulab::TimingSettings& t = lab.timing_for(part);
+      FUZZ_REQUIRE(t.rounds >= 1 && t.floor_slack >= 1 && t.ceiling_per_s >= 0);
+      FUZZ_REQUIRE(t.policy.min_samples >= 1 && t.policy.max_samples >= t.policy.min_samples);
       for (const auto& output : part.outputs) FUZZ_REQUIRE(lab.outputs.count(output) == 1);
     }
     for (const auto& g : lab.groups)

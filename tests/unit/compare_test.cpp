@@ -1,4 +1,4 @@
-// harness/compare.h and harness/poison.h: the sum-magnitude tolerance of DESIGN.md, the
+// harness/compare.h and harness/poison.h: the sum-magnitude tolerance (compare.h), the
 // separation of "never written" from "computed NaN", and a message a student can act on.
 #include "compare.h"
 

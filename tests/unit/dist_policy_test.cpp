@@ -31,6 +31,7 @@ const std::vector<std::string> kTracked = {".ci/run",
                                            "cmake/GpulabLab.cmake",
                                            "datasets/scan/generator.cpp",
                                            "docs/GRADING.md",
+                                           "families/dcs/input.h",
                                            "grader/grade.cpp",
                                            "handouts/scan.md",
                                            "harness/npy.cpp",
@@ -50,8 +51,9 @@ TEST_CASE("the student kit: sources, labs, handouts and its README; nothing inst
   const auto kit = paths(gpulab::select_files(Bundle::student_kit, kTracked));
   for (const char* wanted :
        {"CMakeLists.txt", "cmake/GpulabLab.cmake", "datasets/scan/generator.cpp",
-        "grader/grade.cpp", "handouts/scan.md", "harness/npy.cpp", "labs/scan/lab.json",
-        "labs/scan/scan.cu", "scripts/setup.sh", "sim/runtime/block.cpp", "README.md"})
+        "families/dcs/input.h", "grader/grade.cpp", "handouts/scan.md", "harness/npy.cpp",
+        "labs/scan/lab.json", "labs/scan/scan.cu", "scripts/setup.sh", "sim/runtime/block.cpp",
+        "README.md"})
     CHECK_MESSAGE(has(kit, wanted), wanted);
   for (const auto& p : kit) {
     INFO(p);
@@ -72,8 +74,9 @@ TEST_CASE("the student kit: sources, labs, handouts and its README; nothing inst
 
 TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no reference") {
   const auto gs = paths(gpulab::select_files(Bundle::gradescope, kTracked));
-  for (const char* wanted : {"CMakeLists.txt", "grader/grade.cpp", "labs/scan/scan.cu",
-                             "sim/runtime/block.cpp", "datasets/scan/generator.cpp"})
+  for (const char* wanted :
+       {"CMakeLists.txt", "grader/grade.cpp", "labs/scan/scan.cu", "sim/runtime/block.cpp",
+        "datasets/scan/generator.cpp", "families/dcs/input.h"})
     CHECK_MESSAGE(has(gs, wanted), wanted);
   for (const char* unwanted :
        {"reference/scan/scan.cu", "tests/submissions/scan/alt-correct/scan.cu", "handouts/scan.md",

@@ -1,5 +1,5 @@
 // grader/lab_config.h: the shipped lab.json loads as written, the performance curve has the
-// shape DESIGN.md describes, and every broken lab.json is an error naming the file and field.
+// shape scoring.h describes, and every broken lab.json is an error naming the file and field.
 #include "lab_config.h"
 
 #include <doctest/doctest.h>
@@ -102,9 +102,9 @@ TEST_CASE("the scatter-gather lab.json loads") {
     CHECK(lab.part_points(part) == part_total);
   }
   CHECK(lab.rubric.at("gather").performance == 15);
-  CHECK(lab.ceiling_per_s(*lab.part("gather")) ==
+  CHECK(lab.timing_for(*lab.part("gather")).ceiling_per_s ==
         j["timing"]["ceiling_per_s"]["gpu"].get<double>());
-  CHECK(lab.ceiling_per_s(*lab.part("cpu_fast")) ==
+  CHECK(lab.timing_for(*lab.part("cpu_fast")).ceiling_per_s ==
         j["timing"]["ceiling_per_s"]["cpu"].get<double>());
 
   CHECK(lab.curve.full_at_ratio == j["performance_curve"]["full_at_ratio"].get<double>());
@@ -130,24 +130,49 @@ TEST_CASE("every timed part of every lab has a roofline floor") {
     const LabConfig lab = LabConfig::load(file);
     for (const auto& part : lab.parts)
       if (lab.rubric.at(part.name).timed_points() > 0)
-        CHECK_MESSAGE(lab.ceiling_per_s(part) > 0,
+        CHECK_MESSAGE(lab.timing_for(part).ceiling_per_s > 0,
                       lab.id << "'s part " << part.name
                              << " is timed but lab.json gives it no ceiling_per_s");
   }
 }
 
-TEST_CASE("timing_for lays a part kind's own timing keys over the lab's") {
+TEST_CASE("timing_for lays a part kind's own timing keys over the lab's and the defaults") {
   const LabConfig lab = LabConfig::load(real_lab_json());
   const json j = real_lab()["timing"];
-  const json gpu = lab.timing_for(*lab.part("gather"));
-  const json cpu = lab.timing_for(*lab.part("cpu_fast"));
-  CHECK(gpu["rounds"] == j["rounds"]);
-  CHECK(cpu["rounds"] == j["cpu"]["rounds"]);
-  CHECK(cpu["min_samples"] == j["cpu"]["min_samples"]);
-  CHECK(cpu["warmup"] == j["warmup"]);
-  CHECK(cpu["rounds"] != gpu["rounds"]);
-  CHECK_FALSE(cpu.contains("cpu"));
-  CHECK_FALSE(gpu.contains("cpu"));
+  const gpulab::TimingSettings& gpu = lab.timing_for(*lab.part("gather"));
+  const gpulab::TimingSettings& cpu = lab.timing_for(*lab.part("cpu_fast"));
+  const gpulab::TimingSettings defaults;
+  // The lab states only what differs from the defaults (lab_timing.h, harness/timing.h).
+  REQUIRE_FALSE(j.contains("rounds"));
+  REQUIRE_FALSE(j.contains("warmup"));
+  CHECK(gpu.rounds == defaults.rounds);
+  CHECK(cpu.rounds == j["cpu"]["rounds"].get<int>());
+  CHECK(cpu.rounds != gpu.rounds);
+  CHECK(cpu.policy.min_samples == j["cpu"]["min_samples"].get<int>());
+  CHECK(gpu.policy.min_samples == defaults.policy.min_samples);
+  CHECK(cpu.policy.samples == j["cpu"]["samples"].get<int>());
+  CHECK(cpu.policy.warmup == defaults.policy.warmup);
+  CHECK(cpu.floor_slack == defaults.floor_slack);
+  CHECK(gpu.work_unit == j["work_unit"].get<std::string>());
+  CHECK(cpu.work_unit == gpu.work_unit);
+  // A graded timed run takes exactly `samples` samples.
+  CHECK(cpu.graded_policy().min_samples == cpu.policy.samples);
+  CHECK(cpu.graded_policy().max_samples == cpu.policy.samples);
+  CHECK(gpu.graded_policy().max_samples == defaults.policy.samples);
+}
+
+TEST_CASE("a lab.json without \"timing\" takes every default") {
+  json j = real_lab();
+  j.erase("timing");
+  const LabConfig lab = LabConfig::parse(j.dump(), real_lab_json());
+  const gpulab::TimingSettings defaults;
+  for (const auto& part : lab.parts) {
+    const gpulab::TimingSettings& t = lab.timing_for(part);
+    CHECK(t.rounds == defaults.rounds);
+    CHECK(t.policy.max_samples == defaults.policy.max_samples);
+    CHECK(t.ceiling_per_s == 0);
+    CHECK(t.work_unit == defaults.work_unit);
+  }
 }
 
 TEST_CASE("find_lab_files finds the shipped lab") {
@@ -157,18 +182,11 @@ TEST_CASE("find_lab_files finds the shipped lab") {
   CHECK(gpulab::find_lab_files(test::source_dir() / "no-such-dir").empty());
 }
 
-TEST_CASE("PerformanceCurve: full at 1.2x, then T_ref/T scaled, zero past 10x") {
-  const PerformanceCurve c;  // the defaults are DESIGN.md's example curve
-  CHECK(c.fraction(0.5) == 1.0);
-  CHECK(c.fraction(1.0) == 1.0);
-  CHECK(c.fraction(1.2) == 1.0);
-  CHECK(c.fraction(2.4) == doctest::Approx(0.5));
-  CHECK(c.fraction(10.0) == doctest::Approx(0.12));
-  CHECK(c.fraction(10.1) == 0.0);
-  CHECK(c.fraction(0.0) == 0.0);
-  CHECK(c.fraction(-1.0) == 0.0);
-  CHECK(c.fraction(std::nan("")) == 0.0);
-  CHECK(c.fraction(INFINITY) == 0.0);
+TEST_CASE("PerformanceCurve: full at 1.2x, zero past 10x unless lab.json says otherwise") {
+  // The defaults (lab_config.h); the curve's shape is scoring_test.cpp's.
+  const PerformanceCurve c;
+  CHECK(c.full_at_ratio == 1.2);
+  CHECK(c.zero_past_ratio == 10.0);
 }
 
 TEST_CASE("lab.json that is not JSON is a LabConfigError naming the file") {

@@ -31,7 +31,8 @@ TEST_CASE("runner_libraries: the archives linked first, then the C and C++ libra
   if (!std::filesystem::exists(paths.harness_lib("sim")) || !std::filesystem::exists(paths.sim_lib))
     return;  // a build without the CPU backend
   std::string missing;
-  const auto files = gpulab::runner_libraries(scatter_gather(), paths, "sim", missing);
+  const auto files =
+      gpulab::runner_libraries(gpulab::load_recipe(paths, scatter_gather(), "sim"), missing);
   CHECK(missing.empty());
   REQUIRE(files.size() >= 5);
   CHECK(files[0].path == paths.harness_lib("sim"));

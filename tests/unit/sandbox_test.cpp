@@ -56,11 +56,17 @@ gpulab::Paths fake_paths() {
   return p;
 }
 
-gpulab::LabConfig fake_lab() {
-  gpulab::LabConfig lab;
-  lab.id = "scan";
-  lab.dir = "/srv/gpulab/labs/scan";
-  return lab;
+// The scan lab's recipe (runner_recipe.h) as the manifest of fake_paths()'s build gives it.
+gpulab::RunnerRecipe fake_recipe(const std::string& backend) {
+  const gpulab::Paths p = fake_paths();
+  gpulab::RunnerRecipe r;
+  r.lab = "scan";
+  r.backend = backend;
+  r.include_dirs = {"/srv/gpulab/labs/scan"};
+  r.compiler = backend == "sim" ? p.sim_cc() : fs::path("/usr/local/cuda/bin/nvcc");
+  r.link_whole = {{"harness", p.harness_lib(backend)}, {"driver", p.driver_lib("scan", backend)}};
+  if (backend == "sim") r.link_whole.push_back({"runtime", p.sim_lib});
+  return r;
 }
 
 // The mounts of `spec` whose host path is `dir` or lies inside it.
@@ -172,7 +178,7 @@ TEST_CASE("a build sees the submission, the lab's folder and the libraries, neve
   for (const std::string backend : {"cuda", "sim"}) {
     INFO(backend);
     const SandboxSpec s =
-        gpulab::build_sandbox(fake_lab(), p, "/tmp/w/submission", "/tmp/w/student-build", backend);
+        gpulab::build_sandbox(fake_recipe(backend), p, "/tmp/w/submission", "/tmp/w/student-build");
     CHECK(mounts_in(s, p.source / "reference").empty());
     CHECK(mounts_in(s, p.build / "cache").empty());
     CHECK(mounts_in(s, p.build / "runners").empty());
@@ -182,6 +188,8 @@ TEST_CASE("a build sees the submission, the lab's folder and the libraries, neve
     CHECK(mounts_in(s, p.harness_lib(backend)).size() == 1);
     CHECK(mounts_in(s, p.driver_lib("scan", backend)).size() == 1);
     CHECK(mounts_in(s, p.sim_cc()).size() == (backend == "sim" ? 1u : 0u));
+    // The sim runtime the recipe links is gpulab-sim-cc's own: bound once.
+    CHECK(mounts_in(s, p.sim_lib).size() == (backend == "sim" ? 1u : 0u));
     std::vector<fs::path> writable;
     for (const auto& m : s.mounts) {
       CHECK(m.inside == m.host);  // compiler messages name the files as the grader knows them

@@ -10,12 +10,13 @@
 
 namespace {
 
-const nlohmann::json kPolicy = {{"warmup", 0}, {"min_samples", 5}, {"max_samples", 5}};
+const gpulab::TimingPolicy kPolicy =
+    gpulab::TimingPolicy::from_json({{"warmup", 0}, {"min_samples", 5}, {"max_samples", 5}});
 
 // What a runner writes after timing a function that takes a few microseconds.
 nlohmann::json harness_record() {
   const gpulab::TimingResult r = gpulab::time_cpu(
-      gpulab::TimingPolicy::from_json(kPolicy), 1, [](int) {},
+      kPolicy, 1, [](int) {},
       [](int) {
         volatile double x = 0;
         for (int i = 0; i < 1000; ++i) x = x + i;

@@ -10,21 +10,10 @@
 
 namespace gpulab_sim {
 
+// The kinds, their names, severities and grading verdicts: finding_kinds.def.
 enum class finding_kind {
-  out_of_bounds,       // error: outside an allocation, symbol or shared object
-  misaligned,          // error: address not aligned to the access size
-  invalid_address,     // error: in no device allocation (host pointer, nullptr, freed)
-  uninitialised_read,  // warning: device memory read before anything wrote it
-  divergent_barrier,   // error: __syncthreads not reached by all threads, or at two sites
-  deadlock,            // error: every live thread blocked
-  warp_mask,           // error: a warp operation's mask does not match its callers
-  shared_race,         // warning: shared-memory hazard between warps with no __syncthreads
-  warp_lockstep,       // warning: hazard inside one warp with no __syncwarp
-  shared_limit,        // error: more shared memory than the device has
-  kernel_exception,    // error: a C++ exception or __trap() left the kernel
-  bad_copy,            // error: a runtime API copy outside its allocation or symbol
-  bad_launch,          // error: a launch configuration CUDA refuses (the kernel does not run)
-  global_race,         // warning: two threads wrote one global word in a launch, unordered
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) name,
+#include "finding_kinds.def"
 };
 const char* kind_name(finding_kind k);
 

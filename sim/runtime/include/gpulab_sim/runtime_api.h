@@ -7,34 +7,10 @@
 
 #include "vector_types.h"
 
+// The codes, their names and strings: cuda_errors.def.
 enum cudaError_t {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInitializationError = 3,
-  cudaErrorCudartUnloading = 4,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidPitchValue = 12,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorInsufficientDriver = 35,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidKernelImage = 200,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorLaunchOutOfResources = 701,
-  cudaErrorLaunchTimeout = 702,
-  cudaErrorAssert = 710,
-  cudaErrorIllegalInstruction = 715,
-  cudaErrorMisalignedAddress = 716,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorNotPermitted = 800,
-  cudaErrorNotSupported = 801,
-  cudaErrorUnknown = 999,
+#define GPULAB_SIM_CUDA_ERROR(name, number, string) name = number,
+#include "cuda_errors.def"
 };
 typedef cudaError_t cudaError;
 

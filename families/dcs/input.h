@@ -1,7 +1,7 @@
-// The DCS problem as the lab drivers load it (scatter-gather, and coarsening and binning, which
-// build on it): the atoms and the lattice of a dataset, and the shape of the potential. A
-// template over the lab's own lattice struct ({nx, ny, nz, h}), as each lab's interface header
-// declares it for its students.
+// The DCS family's driver side (families/dcs/): the problem as the drivers of scatter-gather,
+// coarsening and binning load it: the atoms and the lattice of a dataset, and the shape of the
+// potential. A template over the lab's own lattice struct ({nx, ny, nz, h}), as each lab's
+// interface header declares it for its students.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,6 @@
-// The DCS datasets (scatter-gather, and coarsening, which builds on it): atoms around a
-// lattice, and the fp64 oracle.
+// The DCS family's generator side (families/dcs/): the datasets of scatter-gather and
+// coarsening, atoms around a lattice, and the fp64 oracle. Each lab registers it under its own
+// id (datasets/<lab>/generator.cpp); binning's cutoff datasets have a generator of their own.
 //
 // Parameters: nx, ny, nz (lattice points), h (spacing), n_atoms, and optionally dominant =
 // "first" | "last" | "block-boundary": one atom with 40 times the usual charge at that index,
@@ -11,14 +12,13 @@
 #pragma once
 
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
-#include "generator_registry.h"
 #include "lattice_gap.h"
 #include "npy.h"
 #include "parallel.h"
+#include "parsed_generator.h"
 #include "rng.h"
 
 namespace gpulab {
@@ -65,15 +65,13 @@ inline int dominant_index(const std::string& where, int n) {
 
 }  // namespace dcs
 
-class DcsGenerator final : public DatasetGenerator {
+class DcsGenerator final : public ParsedGenerator<dcs::Params, dcs::parse> {
  public:
   // 2: the oracle also writes potential_position.npy.
   int version() const override { return 2; }
 
-  void generate(const nlohmann::json& params, uint64_t seed,
-                const std::filesystem::path& dir) const override {
-    const dcs::Params p = dcs::parse(params);
-    Rng rng(seed);
+  void generate_from(const dcs::Params& p, Rng& rng,
+                     const std::filesystem::path& dir) const override {
     const float lo = -2 * p.h;
     const float hi[3] = {(p.nx - 1 + 2) * p.h, (p.ny - 1 + 2) * p.h, (p.nz - 1 + 2) * p.h};
     const int n[3] = {p.nx, p.ny, p.nz};
@@ -98,11 +96,9 @@ class DcsGenerator final : public DatasetGenerator {
     write_npy(dir / "atoms.npy", {static_cast<size_t>(p.n_atoms), 4}, atoms.data());
   }
 
-  void oracle(const std::filesystem::path& input_dir,
-              const std::filesystem::path& expected_dir) const override {
+  void oracle_from(const dcs::Params& p, const std::filesystem::path& input_dir,
+                   const std::filesystem::path& expected_dir) const override {
     const NpyArray atoms_npy = read_npy(input_dir / "atoms.npy", DType::f32);
-    std::ifstream meta_in(input_dir / "meta.json");
-    const dcs::Params p = dcs::parse(nlohmann::json::parse(meta_in).at("params"));
     const float* atoms = atoms_npy.as<float>();
     const size_t n = atoms_npy.shape.at(0);
     const size_t row = static_cast<size_t>(p.nx);

@@ -1,4 +1,4 @@
-#include "generator_registry.h"
+#include "registry.h"
 
 #include <map>
 

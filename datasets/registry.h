@@ -1,5 +1,6 @@
-// Each lab's dataset generator and fp64 oracle registers itself here (datasets/<id>/), so the
-// grader has no switch over labs.
+// The dataset generators' registry: each lab's generator and fp64 oracle (datasets/<id>/)
+// registers itself here with GPULAB_DATASETS, and the grader finds it by the lab's id, so the
+// grader has no switch over labs and datasets/ includes nothing of the grader's.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,169 @@
+#include "correctness_tests.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "check.h"
+#include "reference_time.h"
+#include "runner_flags.h"
+#include "scoring.h"
+#include "sim_findings_text.h"
+
+namespace gpulab {
+
+bool CorrectnessTests::grade(const PartSpec& part) {
+  const PartRubric& rubric = c_.lab.rubric.at(part.name);
+  const GradeScope& scope = c_.scope;
+  bool public_ok = true, part_timed_out = false;
+  // Every call counts: on one dataset the function is called twice in one process, both
+  // calls' outputs checked. A second call that goes wrong after a right first one fails every
+  // correctness group of the part (fail_for_state_leak): other datasets call it only once.
+  const DatasetSpec* const called_twice = called_twice_on(c_.lab, part, scope);
+  std::string leaked_on;                  // the dataset where a second call went wrong
+  std::vector<size_t> correctness_tests;  // their places in the report
+  for (const auto& g : c_.lab.groups) {
+    if (scope.group_off_backend(g, rubric))
+      out_.note(part.name + ": correctness on the " + g.name + " datasets not run (" +
+                    c_.o.backend + " backend)",
+                "lab.json runs these datasets on other backends only (" +
+                    nlohmann::json(g.backends).dump() + "), so their points are left out here.",
+                {part.name, g.name});
+    if (!scope.group_runs(g)) continue;
+    const std::vector<const DatasetSpec*> sets = scope.datasets(g, part.name);
+    if (sets.empty()) continue;
+    const double points = group_max(rubric, g.name);
+    int passed = 0;
+    std::string details;
+    for (const DatasetSpec* ds : sets) {
+      DatasetRow row{part.name, ds->name, "error", INFINITY, -1, -1, -1};
+      if (part_timed_out) {  // one hang is enough: do not wait out every dataset
+        out_.row({part.name, ds->name, "skipped", INFINITY, -1, -1, -1});
+        details += "FAIL " + ds->name + ": not run, an earlier dataset timed out\n";
+        continue;
+      }
+      c_.log << "  " << part.name << " on " << ds->name << "\n";
+      const DatasetDirs d = c_.dataset(g, *ds);
+      const auto out = c_.work / "runs" / part.name / ds->name;
+      const bool twice = ds == called_twice;
+      const RunOutcome o = correctness_run(
+          part, d, out,
+          twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{});
+      part_timed_out = o.timed_out;
+      std::string line;
+      const bool bug_found =
+          std::any_of(o.sim_findings.begin(), o.sim_findings.end(), fails_dataset);
+      if (o.ran) {
+        const CheckResult c = check_outputs(c_.lab, part, d, out, false, twice);
+        if (c.state_leak) leaked_on = ds->name;
+        const bool pass = c.pass && !bug_found;
+        row.result = pass ? "pass" : "FAIL";
+        row.err_over_bound = c.max_err_over_bound;
+        passed += pass;
+        line = std::string(pass ? "PASS " : "FAIL ") + ds->name + ": " + c.message;
+        if (c.pass && bug_found)
+          line +=
+              " The outputs are right, but the CPU backend found a bug that can give "
+              "wrong results on a GPU:";
+      } else {
+        line = "FAIL " + ds->name + ": " + o.message;
+      }
+      line += describe_sim_findings(o.sim_findings, {(c_.work / "submission").string() + "/",
+                                                     c_.paths.source.string() + "/"});
+      out_.row(row);
+      details += line + "\n";
+    }
+    const bool all = passed == static_cast<int>(sets.size());
+    if (!g.hidden) public_ok = public_ok && all;
+    std::string output = std::to_string(passed) + " of " + std::to_string(sets.size()) + " " +
+                         g.name + " datasets passed" +
+                         (all ? "." : "; every one must pass for these points.");
+    if (!g.hidden) output += "\n" + details;
+    correctness_tests.push_back(
+        out_.scored(part.name + ": correctness on the " + g.name + " datasets", all ? points : 0,
+                    points, all, std::move(output), {part.name, g.name}));
+    if (g.hidden)  // the details, for instructors only
+      out_.note(part.name + ": " + g.name + " dataset details (instructors)", details,
+                {part.name, g.name}, all, "hidden");
+  }
+  if (!leaked_on.empty()) fail_for_state_leak(correctness_tests, leaked_on);
+  return public_ok;
+}
+
+// One correctness run of the student's code on `d`, under its time limit (run_limit.h). On
+// the CPU backend the limit follows the reference's CPU time there, measured only when needed:
+// a run stopped at the floor before that time was known runs again where it allows more.
+RunOutcome CorrectnessTests::correctness_run(const PartSpec& part, const DatasetDirs& d,
+                                             const std::filesystem::path& out,
+                                             const std::vector<std::string>& flags) {
+  const auto limit_with = [&](std::optional<double> reference_s) {
+    return correctness_limit(c_.o.backend, c_.o.run_timeout_s, reference_s,
+                             runners_.reference_available(), c_.lab.sim_time_limit);
+  };
+  const auto run = [&](const RunLimit& limit) {
+    return run_runner(c_.sandbox, c_.paths, c_.student.runner, c_.o.backend, part, d, out, false,
+                      {}, limit, flags);
+  };
+  const std::optional<double> kept = kept_reference_cpu_s(part, d, flags);
+  const RunLimit first = limit_with(kept);
+  RunOutcome o = run(first);
+  if (!o.timed_out || !first.awaits_reference) return o;
+  const RunLimit known = limit_with(reference_cpu_s(part, d, flags));
+  if (known.cpu_s <= first.cpu_s) {  // the floor stands; the message says why
+    o.message = run_failure(o.process, known);
+    return o;
+  }
+  c_.log << "  " << part.name << " on " << d.name << " again, stopped at the floor: " << known.why
+         << "\n";
+  std::filesystem::remove_all(out);
+  return run(known);
+}
+
+// The reference's CPU time on `d` where it is kept already, on the CPU backend without
+// --timeout; nothing is built or run for it.
+std::optional<double> CorrectnessTests::kept_reference_cpu_s(
+    const PartSpec& part, const DatasetDirs& d, const std::vector<std::string>& flags) {
+  if (!c_.sim() || c_.o.run_timeout_s || !runners_.reference_available()) return std::nullopt;
+  const auto build = runners_.reference_build();
+  if (!build) return std::nullopt;
+  return kept_reference_cpu_time(d, {part.name, flags, *build});
+}
+
+// The reference's CPU time on `d`, kept or measured now: one run of the reference's runner as
+// the student's is run (the same flags), with the CPU backend's checks, outputs unchecked.
+double CorrectnessTests::reference_cpu_s(const PartSpec& part, const DatasetDirs& d,
+                                         const std::vector<std::string>& flags) {
+  runners_.reference();  // built first: the time is kept under its build
+  return reference_cpu_time(d, {part.name, flags, *runners_.reference_build()}, [&] {
+    c_.log << "  timing the reference's " << part.name << " on " << d.name
+           << " on the CPU backend, once: the time limit follows it\n";
+    const RunOutcome r = run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part,
+                                    d, c_.work / "reference-runs" / part.name / d.group / d.name,
+                                    false, {}, RunLimit::clock(kReferenceRunLimitS), flags);
+    if (!r.ran)
+      throw std::runtime_error("the reference failed its run on " + d.name + ": " + r.message);
+    // The runner's own count: a sandboxed run's CPU time does not reach the grader.
+    const auto cpu_s = r.result.find(kCpuSecondsKey);
+    if (cpu_s == r.result.end() || !cpu_s->is_number())
+      throw std::runtime_error("the reference's runner reported no CPU time on " + d.name);
+    return cpu_s->get<double>();
+  });
+}
+
+// A second call went wrong on `dataset` after a right first call: the code keeps state from
+// one call to the next, so it is wrong whenever it is called again, and no correctness group
+// earns points, though each of their other datasets called it only once.
+void CorrectnessTests::fail_for_state_leak(const std::vector<size_t>& tests,
+                                           const std::string& dataset) {
+  for (const size_t i : tests) {
+    Test& t = out_.test(i);
+    if (t.score == 0) continue;  // its own datasets say why
+    t.score = 0;
+    t.passed = false;
+    t.output += "\nNo points: on the public dataset " + dataset +
+                ", a second call of your function in the same process gave wrong outputs "
+                "after a right first call (see that dataset's line). Every call must give the "
+                "right outputs; these datasets called it only once.";
+  }
+}
+
+}  // namespace gpulab

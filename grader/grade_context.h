@@ -1,0 +1,43 @@
+// What every step of one grading shares: its options and log, the lab, the machine (device,
+// sandbox), its work folder, the student's build and the scope (grade_scope.h). grade.cpp
+// fills it in, in order, before grading a part; the steps (correctness_tests.h, timed_tests.h,
+// runner_builds.h) read it.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+#include "build.h"
+#include "dataset_store.h"
+#include "device.h"
+#include "grade.h"
+#include "grade_scope.h"
+#include "lab_config.h"
+#include "paths.h"
+#include "sandbox.h"
+
+namespace gpulab {
+
+struct GradeContext {
+  GradeContext(const GradeOptions& options, std::ostream& log_to) : o(options), log(log_to) {}
+
+  const GradeOptions& o;
+  std::ostream& log;  // progress lines
+  Paths paths;
+  LabConfig lab;
+  DeviceInfo device;
+  std::string hidden_seed;  // the instructor's secret (secret.h)
+  Sandbox sandbox;
+  std::filesystem::path work;  // builds and runs
+  BuildResult student;         // the student's runner
+  GradeScope scope;
+
+  bool sim() const { return o.backend == "sim"; }
+  // A dataset of the lab, made (or found in the cache) with the grading's hidden seed.
+  DatasetDirs dataset(const GroupSpec& g, const DatasetSpec& ds) const {
+    return materialize(lab, g, ds, hidden_seed, paths.cache_dir() / "datasets" / lab.id);
+  }
+};
+
+}  // namespace gpulab

@@ -1,0 +1,48 @@
+// lab.json's "timing", typed. Each setting's default is written once: the runner's sampling
+// in harness/timing.h (TimingPolicy), the grader's settings below. A lab.json gives only what
+// differs from them, and may give a part kind ("gpu", "cpu") settings of its own over the
+// lab's: CPU runs vary more from process to process than GPU runs, so a lab can give its CPU
+// parts more, shorter rounds.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "timing.h"
+
+namespace gpulab {
+
+class LabJsonReader;
+
+// The timing settings of one part kind, every field resolved.
+struct TimingSettings {
+  TimingPolicy policy;  // the runner's sampling (defaults in harness/timing.h)
+  // A graded performance test times student and reference (and baseline) in turns this many
+  // times, the scalability test each of its two datasets; the score takes the median over
+  // rounds.
+  int rounds = 7;
+  // The throughput the hardware cannot beat, in work units per second (0: none given): a time
+  // below work / (ceiling_per_s * floor_slack) is rejected as implausible.
+  double ceiling_per_s = 0;
+  double floor_slack = 1.5;
+  // What the runner counts as work (prose, for readers of lab.json) and the unit messages
+  // name.
+  std::string work;
+  std::string work_unit = "work unit";
+
+  // The policy a graded timed run is held to: `warmup` calls, then exactly `samples` samples
+  // (harness/sample_protocol.h).
+  TimingPolicy graded_policy() const;
+};
+
+struct LabTiming {
+  TimingSettings gpu, cpu;
+  const TimingSettings& of(bool gpu_part) const { return gpu_part ? gpu : cpu; }
+  // Lab-wide (a part kind cannot give its own).
+  const std::string& work_unit() const { return gpu.work_unit; }
+
+  // From lab.json's "timing" (absent: null, every default), checked key by key.
+  static LabTiming parse(const nlohmann::json& timing, const LabJsonReader& r);
+};
+
+}  // namespace gpulab

@@ -1,0 +1,47 @@
+#include "report_builder.h"
+
+#include "scoring.h"
+
+namespace gpulab {
+
+size_t ReportBuilder::scored(std::string name, double score, double max, bool passed,
+                             std::string output, std::vector<std::string> tags) {
+  Test t;
+  t.name = std::move(name);
+  t.score = score;
+  t.max_score = max;
+  t.passed = passed;
+  t.output = std::move(output);
+  t.tags = std::move(tags);
+  return add(std::move(t));
+}
+
+size_t ReportBuilder::add(Test t) {
+  report_.tests.push_back(std::move(t));
+  return report_.tests.size() - 1;
+}
+
+size_t ReportBuilder::placeholder(std::string name, double max, std::string why,
+                                  std::vector<std::string> tags) {
+  return add(gpulab::placeholder(std::move(name), max, std::move(why), std::move(tags)));
+}
+
+size_t ReportBuilder::part_not_run(const PartSpec& part, const std::string& what, std::string why) {
+  return placeholder(part.name + ": " + what, part_max(lab_, part, scope_), std::move(why),
+                     {part.name});
+}
+
+void ReportBuilder::parts_not_run(const std::string& what, const std::string& why) {
+  for (const auto& part : lab_.parts)
+    if (scope_.part_selected(part.name)) part_not_run(part, what, why);
+}
+
+size_t ReportBuilder::note(std::string name, std::string output, std::vector<std::string> tags,
+                           bool passed, std::string visibility) {
+  Test t = gpulab::placeholder(std::move(name), 0, std::move(output), std::move(tags));
+  t.passed = passed;
+  t.visibility = std::move(visibility);
+  return add(std::move(t));
+}
+
+}  // namespace gpulab

@@ -1,0 +1,52 @@
+// Every test of a grading's report passes through here, one call adding a test's points and
+// its maximum together: a test that ran with what a scoring rule gave it (scoring.h), a test
+// that could not run with 0 of the maximum it stands for, a note worth nothing. The maximum of a
+// part that did not run (it did not build, or there is no GPU) is scoring's part_max under the
+// grading's scope: the sum of the maxima of the tests grading it would have held.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "grade_scope.h"
+#include "lab_config.h"
+#include "report.h"
+
+namespace gpulab {
+
+class ReportBuilder {
+ public:
+  // `lab` and `scope` must outlive the builder.
+  ReportBuilder(Report& report, const LabConfig& lab, const GradeScope& scope)
+      : report_(report), lab_(lab), scope_(scope) {}
+
+  // A test that ran: `score` of `max`. Returns its place, for a later look (test()).
+  size_t scored(std::string name, double score, double max, bool passed, std::string output,
+                std::vector<std::string> tags);
+  // A test a timed step built, its score and maximum set by scoring.h's rules.
+  size_t add(Test t);
+  // A test that could not run: 0 of `max` (scoring.h's placeholder).
+  size_t placeholder(std::string name, double max, std::string why, std::vector<std::string> tags);
+  // `part` not graded, named "<part>: <what>": 0 of the part's maximum under the scope.
+  size_t part_not_run(const PartSpec& part, const std::string& what, std::string why);
+  // Every part the scope selects, not graded (the submission was not accepted, or did not
+  // build).
+  void parts_not_run(const std::string& what, const std::string& why);
+  // A test worth nothing: a note for the student, or, with visibility "hidden", details for
+  // instructors only.
+  size_t note(std::string name, std::string output, std::vector<std::string> tags,
+              bool passed = false, std::string visibility = "visible");
+
+  Test& test(size_t at) { return report_.tests.at(at); }
+
+  // A row of the per-dataset table (gpulab run's), and a leaderboard entry.
+  void row(DatasetRow r) { report_.rows.push_back(std::move(r)); }
+  void leaderboard(LeaderboardEntry e) { report_.leaderboard.push_back(std::move(e)); }
+
+ private:
+  Report& report_;
+  const LabConfig& lab_;
+  const GradeScope& scope_;
+};
+
+}  // namespace gpulab

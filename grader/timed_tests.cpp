@@ -1,0 +1,356 @@
+#include "timed_tests.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "check.h"
+#include "runner_flags.h"
+#include "scoring.h"
+#include "secret.h"
+#include "stats.h"
+#include "timing_record.h"
+
+namespace gpulab {
+
+namespace {
+
+// What a timed sample's seed is drawn for (secret_seed's purpose).
+constexpr const char* kTimedSamplePurpose = "gpulab timed sample";
+
+std::string fmt(const char* f, double a, double b = 0, double c = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a, b, c);
+  return buf;
+}
+
+// Who is timed in a round of the performance test.
+enum class Timed { student, reference, baseline };
+
+// The order of round r's timed runs: the student's in the middle, next to the reference's and
+// the baseline's (the ratio to each is taken within the round, and runs adjacent in time see
+// the machine alike), reversed every other round (B S R, R S B, ...) so that neither goes first
+// more often. Those not timed are left out: S R, R S, ... without a baseline, as before.
+std::vector<Timed> round_order(int round, bool reference, bool baseline) {
+  std::vector<Timed> order;
+  if (reference) order.push_back(Timed::reference);
+  order.push_back(Timed::student);
+  if (baseline) order.push_back(Timed::baseline);
+  if (round % 2 == 0) std::reverse(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace
+
+// The performance test (time against the reference), the speedup test (time against the
+// lab's baseline, timed in the same rounds) and the data-scalability test, as the rubric asks.
+void TimedTests::grade(const PartSpec& part, bool public_ok) {
+  const PartRubric& rubric = c_.lab.rubric.at(part.name);
+  const char* not_timed = "Not timed: timed points need every public dataset to pass.";
+  if (rubric.performance > 0 || rubric.speedup.points > 0) {
+    const auto [g, ds] = performance_dataset(c_.lab, part, c_.scope);
+    if (ds) {
+      Test t;
+      t.name = part.name + ": performance on " + ds->name;
+      t.max_score = performance_max(rubric, c_.scope);
+      t.tags = {part.name, "performance"};
+      std::vector<double> baseline;
+      t.output = public_ok
+                     ? time_part(part, *g, *ds, t, rubric.speedup.points > 0 ? &baseline : nullptr)
+                     : not_timed;
+      if (rubric.speedup.points > 0) out_.add(speedup_test(part, t, baseline));
+      if (rubric.performance > 0) out_.add(t);
+    }
+  }
+  if (rubric.scalability.points > 0) {
+    Test t;
+    t.max_score = rubric.scalability.points;
+    t.tags = {part.name, "scalability"};
+    t.name = part.name + ": data scalability, " + rubric.scalability.small + " to " +
+             rubric.scalability.large;
+    t.output = public_ok ? time_scalability(part, t) : not_timed;
+    out_.add(t);
+  }
+}
+
+// The speedup over the lab's baseline, from the performance test's rounds: each round timed
+// the baseline in a process of its own (baseline_runner) next to the student's run, so the
+// ratio of the two is taken within the round, and the median over rounds is scored.
+Test TimedTests::speedup_test(const PartSpec& part, const Test& perf,
+                              const std::vector<double>& baseline) {
+  const SpeedupRubric& r = c_.lab.rubric.at(part.name).speedup;
+  Test t;
+  t.name = part.name + ": speedup over the baseline";
+  t.max_score = r.points;
+  t.tags = {part.name, "speedup"};
+  const std::vector<double> student = perf.extra.value("student_samples_ms", std::vector<double>{});
+  if (baseline.empty() || baseline.size() != student.size() ||
+      perf.extra.value("implausible", false)) {
+    // The performance test says why; it is in the report only when it has points.
+    t.output = "Not measured: " + (c_.lab.rubric.at(part.name).performance > 0
+                                       ? std::string("see the performance test.")
+                                       : perf.output);
+    return t;
+  }
+  const double s = speedup(baseline, student);
+  const Award award = speedup_award(r, s);
+  t.passed = award.passed;
+  t.score = award.score;
+  t.extra = {{"speedup", s}, {"baseline_ms", median(baseline)}, {"at_least", r.at_least}};
+  t.output =
+      fmt("The baseline took %.4g ms where your code took %.4g ms: ", median(baseline),
+          median(student)) +
+      fmt("a speedup of %.2fx (the median over %.0f rounds; each round times both, one "
+          "after the other, each in a process of its own). ",
+          s, static_cast<double>(student.size())) +
+      fmt(t.passed ? "At least %.2fx earns these points." : "These points need at least %.2fx.",
+          r.at_least);
+  return t;
+}
+
+// One timed run of the student's runner whose outputs are checked too. On failure returns
+// false with `why` set for the student.
+bool TimedTests::timed_student_run(const PartSpec& part, const DatasetDirs& d,
+                                   const TimingSettings& timing, const std::string& out_name,
+                                   RunOutcome& o, DatasetRow& row, std::string& why) {
+  const auto out = c_.work / "timed" / part.name / out_name;
+  const TimingPolicy graded = timing.graded_policy();
+  const std::vector<DatasetDirs>& samples = timing_samples(d, timing);
+  o = run_runner(c_.sandbox, c_.paths, c_.student.runner, c_.o.backend, part, d, out, true, graded,
+                 RunLimit::clock(c_.o.timed_run_timeout_s), {}, samples);
+  if (!o.ran) {
+    row.result = "error";
+    why = "Not timed: " + o.message;
+    return false;
+  }
+  if (const std::string problem = timing_record_problem(o.result, graded); !problem.empty()) {
+    row.result = "error";
+    why = "Not timed: the timed run's record is not one gpulab's timing writes (" + problem +
+          "). Does your code write result.json?";
+    return false;
+  }
+  const CheckResult c = check_outputs(c_.lab, part, d, out, false);
+  row.err_over_bound = std::max(row.err_over_bound, c.max_err_over_bound);
+  if (!c.pass) {
+    row.result = "FAIL";
+    why = "The outputs of the timed run are wrong, so no timed points:\n" + c.message;
+    return false;
+  }
+  // Every timed call saw inputs of its own, never seen before: a result kept from an earlier
+  // call, or worked out only for some calls, is wrong here.
+  const CheckResult sc = check_sample_outputs(c_.lab, part, samples, out);
+  row.err_over_bound = std::max(row.err_over_bound, sc.max_err_over_bound);
+  if (!sc.pass) {
+    row.result = "FAIL";
+    why =
+        "The outputs of timed calls are wrong, so no timed points. Each timed call gets "
+        "inputs of its own, none seen before, and every one's outputs are checked: a "
+        "result kept from an earlier call, or computed only for some calls, fails here.\n" +
+        sc.message;
+    return false;
+  }
+  return true;
+}
+
+// One timed run of the lab's baseline (baseline_runner: no student code) on `d`; its median.
+// The baseline is trusted code, timed in its process by the runner's own loop (bench's), so it
+// gets no samples of its own to ask for.
+double TimedTests::timed_baseline_run(const PartSpec& part, const DatasetDirs& d,
+                                      const TimingSettings& timing) {
+  const RunOutcome o = run_runner(c_.sandbox, c_.paths, runners_.baseline(), c_.o.backend, part, d,
+                                  c_.work / "timed" / part.name / "baseline", true, timing.policy,
+                                  RunLimit::clock(c_.o.timed_run_timeout_s), {kTimeBaselineFlag});
+  if (!o.ran) throw std::runtime_error("the lab's baseline failed its timed run: " + o.message);
+  if (!o.result.contains("baseline"))
+    throw std::runtime_error("the runner of " + part.name +
+                             " timed no baseline, though the rubric gives speedup points");
+  return timing_median(o.result["baseline"]);
+}
+
+// Times the student's code on the scalability pair, alternating the two datasets, and scores
+// the growth of the time per work unit (the median over rounds of large over small).
+std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
+  const ScalabilityRubric& r = c_.lab.rubric.at(part.name).scalability;
+  const TimingSettings& timing = c_.lab.timing_for(part);
+  const int rounds = timing.rounds;
+  const GroupSpec* groups[2] = {nullptr, nullptr};
+  const DatasetSpec* specs[2] = {c_.lab.timing_dataset(r.small, part.name, &groups[0]),
+                                 c_.lab.timing_dataset(r.large, part.name, &groups[1])};
+  const DatasetDirs dirs[2] = {c_.dataset(*groups[0], *specs[0]),
+                               c_.dataset(*groups[1], *specs[1])};
+  std::vector<double> per_unit[2], ms[2];
+  DatasetRow rows[2] = {{part.name, specs[0]->name, "pass", 0, -1, -1, -1},
+                        {part.name, specs[1]->name, "pass", 0, -1, -1, -1}};
+  for (int round = 0; round < rounds; ++round) {
+    double this_round[2] = {0, 0};
+    for (int n = 0; n < 2; ++n) {
+      const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
+      c_.log << "  timing your " << part.name << " on " << specs[k]->name << " (round " << round + 1
+             << " of " << rounds << ")\n";
+      RunOutcome o;
+      std::string why;
+      if (!timed_student_run(part, dirs[k], timing, specs[k]->name, o, rows[k], why)) {
+        out_.row(rows[k]);
+        return why;
+      }
+      const double work = o.result.value("work", 0.0);
+      if (!(work > 0))
+        throw std::runtime_error("the runner of " + part.name + " reports no work on " +
+                                 specs[k]->name + ", so time per unit is undefined");
+      ms[k].push_back(timing_median(o));
+      if (const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack, work);
+          ms[k].back() < least) {
+        t.extra = {{"implausible", true}};
+        out_.row(rows[k]);
+        return "Your time on " + specs[k]->name +
+               fmt(", %.4g ms, is less than the hardware needs for this work (%.4g ms), so "
+                   "the timing is rejected as implausible.",
+                   ms[k].back(), least);
+      }
+      this_round[k] = ms[k].back() / work;
+      per_unit[k].push_back(this_round[k]);
+    }
+  }
+  for (int k = 0; k < 2; ++k) {  // the terminal table's rows: the student's median times
+    rows[k].student_ms = median(ms[k]);
+    out_.row(rows[k]);
+  }
+  const std::string& unit = timing.work_unit;
+  const double g = growth(per_unit[0], per_unit[1]);
+  const Award award = growth_award(r, g);
+  t.passed = award.passed;
+  t.score = award.score;
+  t.extra = {{"growth", g},
+             {"small_ns_per_unit", median(per_unit[0]) * 1e6},
+             {"large_ns_per_unit", median(per_unit[1]) * 1e6},
+             {"max_growth", r.max_growth}};
+  return "Your time per unit of work (" + unit +
+         "): " + fmt("%.4g ns on ", median(per_unit[0]) * 1e6) + r.small +
+         fmt(", %.4g ns on ", median(per_unit[1]) * 1e6) + r.large +
+         fmt(": it grows %.3fx (the median over %.0f rounds). ", g,
+             static_cast<double>(per_unit[0].size())) +
+         fmt(t.passed ? "At most %.2fx earns these points: your code scales with the data."
+                      : "These points need at most %.2fx: does the work per point still grow "
+                        "with the size of the input?",
+             r.max_growth);
+}
+
+// Alternates student and reference timed runs (S R R S S R ..., with a baseline B S R R S B
+// ...: round_order) so slow drifts of the machine hit both alike. The score uses the median
+// over rounds of the ratio within each round: a round's runs are adjacent in time, so a busy
+// spell of the machine lasting a few seconds moves a round's times together, and the median
+// drops the round it split.
+// (On the H100 host, 20 runs of the same CPU code spread 20% while adjacent pairs agreed:
+// docs/PERF.md.)
+std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds,
+                                  Test& t, std::vector<double>* baseline) {
+  const DatasetDirs d = c_.dataset(g, ds);
+  const TimingSettings& timing = c_.lab.timing_for(part);
+  const int rounds = timing.rounds;
+  std::vector<double> student, reference;
+  DatasetRow row{part.name, ds.name, "pass", 0, -1, -1, -1};
+  double work = 0, reference_work = 0;
+  const bool with_reference = c_.scope.reference;
+  for (int r = 0; r < rounds; ++r) {
+    for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
+      const char* whose = who == Timed::student     ? "your "
+                          : who == Timed::reference ? "reference "
+                                                    : "the baseline for ";
+      c_.log << "  timing " << whose << part.name << " on " << ds.name << " (round " << r + 1
+             << " of " << rounds << ")\n";
+      if (who == Timed::baseline) {
+        baseline->push_back(timed_baseline_run(part, d, timing));
+        continue;
+      }
+      RunOutcome o;
+      if (who == Timed::reference) {
+        o = run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part, d,
+                       c_.work / "timed" / part.name / "reference", true, timing.graded_policy(),
+                       RunLimit::clock(c_.o.timed_run_timeout_s), {}, timing_samples(d, timing));
+        if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
+        reference.push_back(timing_median(o));
+        reference_work = o.result.value("work", 0.0);
+        continue;
+      }
+      std::string why;
+      if (!timed_student_run(part, d, timing, "student", o, row, why)) {
+        out_.row(row);
+        return why;
+      }
+      student.push_back(timing_median(o));
+      work = o.result.value("work", 0.0);
+    }
+  }
+  if (!with_reference) {
+    row.student_ms = median(student);
+    out_.row(row);
+    t.extra = {{"student_ms", row.student_ms}, {"work", work}, {"student_samples_ms", student}};
+    return fmt(
+        "Your median time %.4g ms. There is no reference solution here (the student kit "
+        "has none), so no time ratio: these points are left out, and given when your "
+        "submission is graded.",
+        row.student_ms);
+  }
+  const double s = median(student), ref = median(reference);
+  const double ratio = time_ratio(student, reference);
+  row.student_ms = s;
+  row.reference_ms = ref;
+  row.ratio = ratio;
+  out_.row(row);
+  t.extra = {
+      {"student_ms", s}, {"reference_ms", ref},           {"ratio", ratio},
+      {"work", work},    {"student_samples_ms", student}, {"reference_samples_ms", reference}};
+  out_.leaderboard({part.name + " time (ms)", s, "asc"});
+  std::string out =
+      fmt("Your median time %.4g ms, the reference's %.4g ms. ", s, ref) +
+      fmt("Your time over the reference's, timed one after the other in %.0f rounds, is %.3f "
+          "(the median over rounds). ",
+          static_cast<double>(student.size()), ratio);
+  // The floor counts the work the reference's run reported: the student's runner reports it
+  // from the student's process, and the two runs did the same dataset.
+  if (const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack,
+                                    reference_work > 0 ? reference_work : work);
+      s < least || (reference_work > 0 && work != reference_work)) {
+    t.score = 0;
+    t.extra["implausible"] = true;
+    if (reference_work > 0 && work != reference_work)
+      return out +
+             "Your timed run reported other work than the reference's on the same "
+             "dataset, so the timing is rejected as implausible.";
+    return out + fmt("That is faster than the hardware can do this work (floor %.4g ms), so "
+                     "the timing is rejected as implausible.",
+                     least);
+  }
+  const double f = curve_fraction(c_.lab.curve, ratio);
+  const Award award = performance_award(c_.lab.curve, ratio, t.max_score);
+  t.score = award.score;
+  t.passed = award.passed;
+  out += fmt("Full points at a ratio of %.2f or less; this earns %.0f%% of them.",
+             c_.lab.curve.full_at_ratio, 100 * f);
+  return out;
+}
+
+// The datasets of a graded timed run's samples on the timing dataset `d`: made by its
+// generator with its parameters, each with a seed of its own drawn from the instructor's
+// secret, so that no two samples share content and students cannot make them beforehand.
+const std::vector<DatasetDirs>& TimedTests::timing_samples(const DatasetDirs& d,
+                                                           const TimingSettings& timing) {
+  auto& found = samples_[d.group + "/" + d.name];
+  if (!found.empty()) return found;
+  const GroupSpec* g = nullptr;
+  const DatasetSpec* spec = nullptr;
+  for (const auto& group : c_.lab.groups)
+    for (const auto& ds : group.datasets)
+      if (group.name == d.group && ds.name == d.name) g = &group, spec = &ds;
+  if (!spec) throw std::runtime_error("no dataset " + d.group + "/" + d.name + " in lab.json");
+  const int n = timing.graded_policy().samples;
+  for (int k = 1; k <= n; ++k) {
+    DatasetSpec sample = *spec;
+    sample.name = spec->name + ".sample-" + std::to_string(k);
+    sample.seed = secret_seed(c_.hidden_seed, kTimedSamplePurpose, sample.name);
+    c_.log << "  preparing timed sample " << k << " of " << n << " on " << spec->name << "\n";
+    found.push_back(c_.dataset(*g, sample));
+  }
+  return found;
+}
+
+}  // namespace gpulab

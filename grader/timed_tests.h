@@ -1,0 +1,48 @@
+// The timed tests of one part, as its rubric asks: performance (the student's time against the
+// reference's), speedup (against the lab's baseline, timed in the same rounds) and data
+// scalability (the growth of the time per work unit from a small dataset to a large one). The
+// runs alternate in rounds, each in a process of its own, every timed call on inputs of its own
+// whose outputs are checked; scoring.h says what the times are worth.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "grade_context.h"
+#include "lab_timing.h"
+#include "report_builder.h"
+#include "runner_builds.h"
+#include "runner_client.h"
+
+namespace gpulab {
+
+class TimedTests {
+ public:
+  TimedTests(const GradeContext& c, RunnerBuilds& runners, ReportBuilder& out)
+      : c_(c), runners_(runners), out_(out) {}
+
+  // Adds the part's timed tests; `public_ok`: every public dataset passed, which timing needs
+  // (else each test says it was not timed, and scores nothing).
+  void grade(const PartSpec& part, bool public_ok);
+
+ private:
+  Test speedup_test(const PartSpec& part, const Test& perf, const std::vector<double>& baseline);
+  bool timed_student_run(const PartSpec& part, const DatasetDirs& d, const TimingSettings& timing,
+                         const std::string& out_name, RunOutcome& o, DatasetRow& row,
+                         std::string& why);
+  double timed_baseline_run(const PartSpec& part, const DatasetDirs& d,
+                            const TimingSettings& timing);
+  std::string time_scalability(const PartSpec& part, Test& t);
+  std::string time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds, Test& t,
+                        std::vector<double>* baseline);
+  const std::vector<DatasetDirs>& timing_samples(const DatasetDirs& d,
+                                                 const TimingSettings& timing);
+
+  const GradeContext& c_;
+  RunnerBuilds& runners_;
+  ReportBuilder& out_;
+  std::map<std::string, std::vector<DatasetDirs>> samples_;  // timing_samples(), by dataset
+};
+
+}  // namespace gpulab

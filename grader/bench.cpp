@@ -33,7 +33,7 @@ std::pair<ProcessResult, nlohmann::json> run_timed(const std::filesystem::path& 
 
 int bench(const BenchOptions& o, std::ostream& out) {
   const Paths paths = Paths::current();
-  const LabConfig lab = LabConfig::load(paths.lab_dir(o.lab) / "lab.json");
+  const LabConfig lab = LabConfig::load_id(paths.source, o.lab);
   const DeviceInfo dev = device_preflight();
   const std::filesystem::path runner =
       o.runner.empty() ? paths.reference_runner(lab.id) : std::filesystem::path(o.runner);

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   }
   try {
     const gpulab::Paths paths = gpulab::Paths::current();
-    const gpulab::LabConfig lab = gpulab::LabConfig::load(paths.lab_dir(argv[1]) / "lab.json");
+    const gpulab::LabConfig lab = gpulab::LabConfig::load_id(paths.source, argv[1]);
     const gpulab::RunnerRecipe recipe = gpulab::load_recipe(paths, lab, argv[2]);
     const fs::path out = argv[4];
     const fs::path work = gpulab::trusted_build_dir(paths, out.filename().string());

@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "correctness_tests.h"
 #include "file_lock.h"
 #include "grade_context.h"
 #include "intake.h"
+#include "nearest_name.h"
 #include "process.h"
 #include "report_builder.h"
 #include "runner_builds.h"
@@ -44,18 +46,28 @@ class Grading {
   void run(Report& report) {
     const auto t0 = std::chrono::steady_clock::now();
     c_.paths = Paths::current();
-    c_.lab = LabConfig::load(c_.paths.lab_dir(c_.o.lab) / "lab.json");
+    c_.lab = LabConfig::load_id(c_.paths.source, c_.o.lab);
     if (c_.o.backend != "cuda" && c_.o.backend != "sim")
       throw std::runtime_error("unknown backend \"" + c_.o.backend + "\" (cuda or sim)");
     if (c_.sim() && !std::filesystem::exists(c_.paths.sim_cc()))
       throw std::runtime_error(
           "this gpulab was built without the CPU backend (" + c_.paths.sim_cc().string() +
           " is missing): run scripts/setup.sh, which installs what it needs, and rebuild");
+    std::vector<std::string> parts;
+    for (const auto& p : c_.lab.parts) parts.push_back(p.name);
     for (const auto& p : c_.o.parts)
       if (!c_.lab.part(p))
-        throw std::runtime_error("lab " + c_.lab.id + " has no part \"" + p + "\"");
+        throw std::runtime_error("lab " + c_.lab.id + ": " + unknown_name("part", p, parts));
     c_.device = device_preflight();
     c_.scope = scope();
+    // A dataset that nothing graded here runs would grade nothing: 0 of 0, and a student left
+    // wondering.
+    if (!c_.scope.dataset.empty()) {
+      const std::vector<std::string> names = dataset_names(c_.lab, c_.scope);
+      if (std::find(names.begin(), names.end(), c_.scope.dataset) == names.end())
+        throw std::runtime_error("lab " + c_.lab.id + " on the " + c_.o.backend +
+                                 " backend: " + unknown_name("dataset", c_.scope.dataset, names));
+    }
     c_.hidden_seed = hidden_seed();
     report.environment = environment();
     c_.sandbox = Sandbox::detect(c_.paths, !c_.sim() && c_.device.usable);

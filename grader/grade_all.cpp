@@ -95,7 +95,7 @@ class ClassGrading {
 
   int run(std::ostream& progress_out, bool tty) {
     const Paths paths = Paths::current();
-    for (const auto& lab : o_.labs) LabConfig::load(paths.lab_dir(lab) / "lab.json");
+    for (const auto& lab : o_.labs) LabConfig::load_id(paths.source, lab);
     seed_ = hidden_secret(o_.hidden_seed, out_);
     if (!seed_)
       out_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "

@@ -29,6 +29,19 @@ std::vector<const DatasetSpec*> GradeScope::datasets(const GroupSpec& g,
   return sets;
 }
 
+std::vector<std::string> dataset_names(const LabConfig& lab, const GradeScope& scope) {
+  std::vector<std::string> names;
+  for (const auto& g : lab.groups) {
+    if (!g.on_backend(scope.backend) || (g.hidden && !scope.include_hidden)) continue;
+    for (const auto& ds : g.datasets)
+      for (const auto& part : lab.parts)
+        if (scope.part_selected(part.name) && ds.applies_to(part.name) &&
+            std::find(names.begin(), names.end(), ds.name) == names.end())
+          names.push_back(ds.name);
+  }
+  return names;
+}
+
 const DatasetSpec* called_twice_on(const LabConfig& lab, const PartSpec& part,
                                    const GradeScope& scope) {
   for (const auto& g : lab.groups) {

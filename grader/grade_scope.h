@@ -43,6 +43,10 @@ struct GradeScope {
   std::vector<const DatasetSpec*> datasets(const GroupSpec& g, const std::string& part) const;
 };
 
+// The names --dataset may give here: the datasets of the selected parts in the groups on this
+// backend (timing groups too; hidden ones only where hidden groups run), in lab.json's order.
+std::vector<std::string> dataset_names(const LabConfig& lab, const GradeScope& scope);
+
 // The dataset on which a part's function is called twice in one process: the second wanted
 // dataset of the part's first public group that runs here, or its only one. Not the first,
 // which is often a single element, where kept state can hide (an exclusive scan of one element

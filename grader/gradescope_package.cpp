@@ -24,7 +24,7 @@ std::string read_text(const std::filesystem::path& file) {
 int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
                             const std::filesystem::path& out, std::ostream& log) {
   const Paths paths = Paths::current();
-  LabConfig::load(paths.lab_dir(lab) / "lab.json");  // the lab exists and its lab.json is sound
+  LabConfig::load_id(paths.source, lab);  // the lab exists and its lab.json is sound
   const std::vector<std::pair<std::string, std::string>> values = {
       {"GPULAB_LAB", lab},
       {"GPULAB_VERSION", GPULAB_VERSION},

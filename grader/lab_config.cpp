@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "lab_json_reader.h"
+#include "nearest_name.h"
 
 namespace gpulab {
 
@@ -284,6 +285,15 @@ double LabConfig::part_points(const std::string& part) const {
   double total = r.timed_points();
   for (const auto& [g, pts] : r.group_points) total += pts;
   return total;
+}
+
+LabConfig LabConfig::load_id(const std::filesystem::path& source_root, const std::string& id) {
+  std::vector<std::string> ids;
+  for (const auto& file : find_lab_files(source_root)) {
+    ids.push_back(file.parent_path().filename().string());
+    if (ids.back() == id) return load(file);
+  }
+  throw LabConfigError(unknown_name("lab", id, ids));
 }
 
 std::vector<std::filesystem::path> find_lab_files(const std::filesystem::path& source_root) {

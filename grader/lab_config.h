@@ -141,6 +141,9 @@ struct LabConfig {
   SimTimeLimit sim_time_limit;  // a correctness run's limit on the CPU backend (run_limit.h)
 
   static LabConfig load(const std::filesystem::path& lab_json);
+  // The lab `id` of the tree at source_root (labs/<id>/lab.json); an unknown id is refused with
+  // the nearest lab's name and the list of labs.
+  static LabConfig load_id(const std::filesystem::path& source_root, const std::string& id);
   // The same from lab.json's content; `lab_json` is where it belongs (the lab's folder, and
   // what messages call it).
   static LabConfig parse(const std::string& text, const std::filesystem::path& lab_json);

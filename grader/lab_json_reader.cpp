@@ -3,27 +3,9 @@
 #include <algorithm>
 
 #include "lab_config.h"
+#include "nearest_name.h"
 
 namespace gpulab {
-
-namespace {
-
-// Edits (insert, delete, substitute, swap two neighbours) that turn a into b.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i)
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min(
-          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
-
-}  // namespace
 
 std::string key_path(const std::string& where, const std::string& key) {
   // "lab" is what messages call the top level.
@@ -73,12 +55,8 @@ void LabJsonReader::only_keys(const nlohmann::json& obj, const std::string& wher
   for (const auto& [key, value] : obj.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string why = "unknown key";
-    // A near miss (a typo, a swapped pair): at most a third of the key's letters differ.
-    const std::string* best = nullptr;
-    size_t best_d = key.size() / 3 + 1;
-    for (const auto& k : known)
-      if (const size_t d = edit_distance(key, k); d < best_d) best = &k, best_d = d;
-    if (best) why += " (did you mean \"" + *best + "\"?)";
+    if (const std::string near = nearest_name(key, known); !near.empty())
+      why += " (did you mean \"" + near + "\"?)";
     fail(key_path(where, key), why);
   }
 }

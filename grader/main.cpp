@@ -29,7 +29,7 @@ namespace {
 using namespace gpulab;
 
 LabConfig load_lab(const std::string& id) {
-  return LabConfig::load(Paths::current().lab_dir(id) / "lab.json");
+  return LabConfig::load_id(Paths::current().source, id);
 }
 
 int cmd_labs() {
@@ -131,6 +131,7 @@ int cmd_sim_bench() {
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "sim-cc") return cmd_sim_cc(argc, argv);
   CLI::App app{"gpulab: CUDA labs with an autograder"};
+  app.set_version_flag("--version", std::string("gpulab ") + GPULAB_VERSION);
   app.require_subcommand(1);
 
   app.add_subcommand("labs", "List the labs");

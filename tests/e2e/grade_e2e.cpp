@@ -344,6 +344,36 @@ TEST_SUITE("sim") {
                   g.report.dump(2));
   }
 
+  // A typo in a name a student types gets the nearest valid name, and gpulab exits 1: never
+  // "total 0.0 / 0.0" and exit 0 (gpulab run --dataset with no such dataset, once). Each is
+  // refused before anything is built.
+  TEST_CASE("gpulab run names the nearest lab, part or dataset to a misspelt one") {
+    const fs::path dir = scratch("misspelt-names");
+    const auto run = [&](std::vector<std::string> args) {
+      args.insert(args.begin(), GPULAB_TEST_BINARY);
+      return gpulab::run_process({args, dir, 120, 1 << 20, 0, 0, {}});
+    };
+    struct Case {
+      std::vector<std::string> args;
+      std::string says;
+    };
+    for (const Case& c : std::vector<Case>{
+             {{"run", "scna", "--backend", "sim"}, "no lab \"scna\" (did you mean \"scan\"?)"},
+             {{"run", "scan", "--backend", "sim", "--part", "exclsuive"},
+              "no part \"exclsuive\" (did you mean \"exclusive\"?)"},
+             {{"run", "scan", "--backend", "sim", "--dataset", "int-34"},
+              "no dataset \"int-34\" (did you mean \"int-31\"?)"}}) {
+      const gpulab::ProcessResult p = run(c.args);
+      CAPTURE(p.output);
+      CHECK(p.exit_code == 1);
+      CHECK(p.output.find(c.says) != std::string::npos);
+      CHECK(p.output.find("the ") != std::string::npos);  // and the valid names
+    }
+    const gpulab::ProcessResult v = run({"--version"});
+    CHECK(v.exit_code == 0);
+    CHECK(v.output.find(std::string("gpulab ") + GPULAB_VERSION) == 0);
+  }
+
   TEST_CASE("a spinning kernel is killed at the timeout on the CPU backend") {
     const json t =
         failing_public_test(kSubmissions / "hang", "gather", sim_and({"--timeout", "5"}));

@@ -87,9 +87,8 @@ int bench(const BenchOptions& o, std::ostream& out) {
         out << buf;
         // The lab's baseline, in a process of its own as grading times it (a part without one
         // reports none).
-        const auto [bp, b] =
-            run_timed(runner, part, d, out_dir.string() + "-baseline",
-                      {kTimeBaselineFlag, kTimingOption, nlohmann::json(policy).dump()});
+        const auto [bp, b] = run_timed(runner, part, d, out_dir.string() + "-baseline",
+                                       timing_arguments(policy, kTimeBaselineFlag));
         if (bp.ok() && b.contains("baseline")) {
           const double bms = b["baseline"]["timing"]["median_ms"].get<double>();
           std::snprintf(buf, sizeof buf,

@@ -71,8 +71,8 @@ std::vector<std::string> runner_command(const std::string& runner, const std::st
   return {runner, kPartOption, part, kDatasetOption, dataset, kOutOption, out};
 }
 
-std::vector<std::string> timing_arguments(const TimingPolicy& policy) {
-  return {kTimeFlag, kTimingOption, nlohmann::json(policy).dump()};
+std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char* mode) {
+  return {mode, kTimingOption, nlohmann::json(policy).dump()};
 }
 
 nlohmann::json read_result(const std::filesystem::path& out_dir) {

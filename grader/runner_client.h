@@ -15,6 +15,7 @@
 #include "paths.h"
 #include "process.h"
 #include "run_limit.h"
+#include "runner_protocol.h"
 #include "sandbox.h"
 #include "timing.h"
 
@@ -37,7 +38,7 @@ struct RunOutcome {
 std::vector<std::string> runner_command(const std::string& runner, const std::string& part,
                                         const std::string& dataset, const std::string& out);
 // The arguments of a timed run of the student's function under `policy`.
-std::vector<std::string> timing_arguments(const TimingPolicy& policy);
+std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char* mode = kTimeFlag);
 
 // The record (result.json) a run left in `out_dir`, read as run_output.h reads a run's files;
 // null where there is none that parses. Its text fields "status" and "message" are dropped

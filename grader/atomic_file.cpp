@@ -6,20 +6,23 @@
 #include <stdexcept>
 #include <thread>
 
+#include "temporaries.h"
+
 namespace gpulab {
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   // Unique per process and thread: grade-all writes from several threads at once.
-  const auto tmp = path.string() + ".tmp" + std::to_string(getpid()) + "-" +
-                   std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  // Removed should writing fail or gpulab be stopped before the rename (temporaries.h).
+  Temporary tmp(path.string() + ".tmp" + std::to_string(getpid()) + "-" +
+                std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
   {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    if (!out) throw std::runtime_error("cannot write " + tmp);
+    std::ofstream out(tmp.path(), std::ios::trunc | std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write " + tmp.path().string());
     out << content;
-    if (!out) throw std::runtime_error("writing " + tmp + " failed");
+    if (!out) throw std::runtime_error("writing " + tmp.path().string() + " failed");
   }
-  std::filesystem::rename(tmp, path);
+  tmp.rename_to(path);
 }
 
 }  // namespace gpulab

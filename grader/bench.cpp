@@ -4,6 +4,8 @@
 
 #include "dataset_store.h"
 #include "device.h"
+#include "exit_status.h"
+#include "kit_runners.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
@@ -41,6 +43,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
     out << "gpulab bench: " << runner.string() << " is missing; build gpulab first\n";
     return 1;
   }
+  check_shipped_runner(paths, lab, runner);  // the student kit's, compiled (kit_runners.h)
   out << "gpulab bench " << lab.id << " on "
       << (dev.usable ? dev.name + " (" + dev.arch() + ")" : "a machine without a GPU") << "\n";
   const std::string& unit = lab.timing.work_unit();
@@ -53,6 +56,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
     if (!o.part.empty() && o.part != part.name) continue;
     if (part.gpu && !dev.usable) {
       out << "  " << part.name << ": skipped, no GPU (" << dev.problem << ")\n";
+      if (status == 0) status = kExitNeedsGpu;
       continue;
     }
     for (const auto& g : lab.groups) {

@@ -13,7 +13,8 @@ struct BenchOptions {
   std::string runner;  // empty: the reference runner; else a runner to bench instead
 };
 
-// Returns the process exit status: 0 when every benchmark ran.
+// Returns the process exit status: 0 when every benchmark ran; kExitNeedsGpu (exit_status.h)
+// when GPU parts were skipped for want of a GPU; 1 when a run failed.
 int bench(const BenchOptions& options, std::ostream& out);
 
 }  // namespace gpulab

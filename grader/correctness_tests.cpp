@@ -4,8 +4,10 @@
 #include <cmath>
 
 #include "check.h"
+#include "kept_outputs.h"
 #include "reference_time.h"
 #include "runner_flags.h"
+#include "sanitizer_runs.h"
 #include "scoring.h"
 #include "sim_findings_text.h"
 
@@ -41,21 +43,34 @@ bool CorrectnessTests::grade(const PartSpec& part) {
         details += "FAIL " + ds->name + ": not run, an earlier dataset timed out\n";
         continue;
       }
-      c_.log << "  " << part.name << " on " << ds->name << "\n";
+      c_.steps.step(part.name + " on " + ds->name);
       const DatasetDirs d = c_.dataset(g, *ds);
       const auto out = c_.work / "runs" / part.name / ds->name;
       const bool twice = ds == called_twice;
-      const RunOutcome o = correctness_run(
-          part, d, out,
-          twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{});
+      const std::vector<std::string> flags =
+          twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{};
+      const RunOutcome o = correctness_run(part, d, out, flags);
       part_timed_out = o.timed_out;
       std::string line;
       const bool bug_found =
           std::any_of(o.sim_findings.begin(), o.sim_findings.end(), fails_dataset);
+      // Under compute-sanitizer too, where this grading runs it (sanitizer_runs.h); an error it
+      // finds fails the dataset as the CPU backend's findings do.
+      SanitizerRuns::Verdict sanitized;
+      const auto sanitize = [&](bool passed) {
+        if (c_.sanitizer && c_.sanitizer->wanted(part, g, passed, o.timed_out))
+          sanitized = c_.sanitizer->check(part, d, flags);
+      };
       if (o.ran) {
         const CheckResult c = check_outputs(c_.lab, part, d, out, false, twice);
         if (c.state_leak) leaked_on = ds->name;
-        const bool pass = c.pass && !bug_found;
+        // The check above says what is wrong with an output not kept; the log repeats it.
+        if (!c_.o.keep_outputs.empty() && !g.hidden)
+          if (const std::string not_kept = keep_outputs(c_.lab, part, d, out, c_.o.keep_outputs);
+              !not_kept.empty())
+            c_.log << "  " << not_kept << "\n";
+        sanitize(c.pass && !bug_found);
+        const bool pass = c.pass && !bug_found && !sanitized.fails;
         row.result = pass ? "pass" : "FAIL";
         row.err_over_bound = c.max_err_over_bound;
         passed += pass;
@@ -64,11 +79,18 @@ bool CorrectnessTests::grade(const PartSpec& part) {
           line +=
               " The outputs are right, but the CPU backend found a bug that can give "
               "wrong results on a GPU:";
+        else if (c.pass && sanitized.fails)
+          line +=
+              " The outputs are right, but compute-sanitizer found a bug that can give wrong "
+              "results:";
       } else {
+        sanitize(false);
         line = "FAIL " + ds->name + ": " + o.message;
       }
-      line += describe_sim_findings(o.sim_findings, {(c_.work / "submission").string() + "/",
-                                                     c_.paths.source.string() + "/"});
+      const std::vector<std::string> strip = {(c_.work / "submission").string() + "/",
+                                              c_.paths.source.string() + "/"};
+      line += describe_sim_findings(o.sim_findings, strip) +
+              describe_sanitizer_findings(sanitized.findings, strip) + sanitized.notes;
       out_.row(row);
       details += line + "\n";
     }
@@ -112,8 +134,7 @@ RunOutcome CorrectnessTests::correctness_run(const PartSpec& part, const Dataset
     o.message = run_failure(o.process, known);
     return o;
   }
-  c_.log << "  " << part.name << " on " << d.name << " again, stopped at the floor: " << known.why
-         << "\n";
+  c_.steps.note(part.name + " on " + d.name + " again, stopped at the floor: " + known.why);
   std::filesystem::remove_all(out);
   return run(known);
 }
@@ -134,8 +155,8 @@ double CorrectnessTests::reference_cpu_s(const PartSpec& part, const DatasetDirs
                                          const std::vector<std::string>& flags) {
   runners_.reference();  // built first: the time is kept under its build
   return reference_cpu_time(d, {part.name, flags, *runners_.reference_build()}, [&] {
-    c_.log << "  timing the reference's " << part.name << " on " << d.name
-           << " on the CPU backend, once: the time limit follows it\n";
+    c_.steps.note("timing the reference's " + part.name + " on " + d.name +
+                  " on the CPU backend, once: the time limit follows it");
     const RunOutcome r = run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part,
                                     d, c_.work / "reference-runs" / part.name / d.group / d.name,
                                     false, {}, RunLimit::clock(kReferenceRunLimitS), flags);

@@ -7,6 +7,7 @@
 #include "file_lock.h"
 #include "registry.h"
 #include "secret.h"
+#include "temporaries.h"
 
 namespace gpulab {
 
@@ -56,20 +57,20 @@ DatasetDirs materialize(const LabConfig& lab, const GroupSpec& group, const Data
   const FileLock lock(root / ".locks" / (key + ".lock"));
   if (entry_present(dir, meta)) return d;
   // Built beside its place and renamed, so no one ever sees a half dataset.
-  const auto tmp = dir.parent_path() / ("." + key + ".tmp" + std::to_string(getpid()));
-  std::filesystem::remove_all(tmp);
-  std::filesystem::create_directories(tmp / "input");
-  std::filesystem::create_directories(tmp / "expected");
+  // A stop (Ctrl-C) or a failure on the way removes it (temporaries.h).
+  Temporary tmp(dir.parent_path() / ("." + key + ".tmp" + std::to_string(getpid())));
+  std::filesystem::remove_all(tmp.path());
+  std::filesystem::create_directories(tmp.path() / "input");
+  std::filesystem::create_directories(tmp.path() / "expected");
   try {
-    std::ofstream(tmp / "input" / "meta.json") << meta.dump(2) << "\n";
-    gen->generate(ds.params, seed, tmp / "input");
-    gen->oracle(tmp / "input", tmp / "expected");
+    std::ofstream(tmp.path() / "input" / "meta.json") << meta.dump(2) << "\n";
+    gen->generate(ds.params, seed, tmp.path() / "input");
+    gen->oracle(tmp.path() / "input", tmp.path() / "expected");
   } catch (const std::exception& e) {
-    std::filesystem::remove_all(tmp);
     throw std::runtime_error("generating dataset " + lab.id + "/" + ds.name +
                              " failed: " + e.what());
   }
-  std::filesystem::rename(tmp, dir);
+  tmp.rename_to(dir);
   return d;
 }
 

@@ -24,10 +24,11 @@ uint64_t dataset_seed(const DatasetSpec& ds, const std::string& secret);
 // there. The key is the SHA-256 of the dataset's identity (lab, generator version, name, params,
 // seed), so datasets of different secrets or parameters never share an entry. An entry is made
 // once, whole (generated beside it and renamed into place, under a lock so that graders side by
-// side generate it once), and never changed or replaced afterwards: a grader that finds it reads
-// it without a lock while others grade. input/meta.json, which runs read, holds the lab,
-// generator version, name and params, never the seed. Throws std::runtime_error naming the lab
-// and dataset when generation fails, and naming the entry when one there is not what it names.
+// side generate it once; a stop or a failure before the rename removes it: temporaries.h), and
+// never changed or replaced afterwards: a grader that finds it reads it without a lock while others
+// grade. input/meta.json, which runs read, holds the lab, generator version, name and params, never
+// the seed. Throws std::runtime_error naming the lab and dataset when generation fails, and naming
+// the entry when one there is not what it names.
 DatasetDirs materialize(const LabConfig& lab, const GroupSpec& group, const DatasetSpec& ds,
                         const std::string& secret, const std::filesystem::path& root);
 

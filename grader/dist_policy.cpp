@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -34,6 +35,7 @@ struct Rule {
 //    timing uses, and Gradescope has no GPU to time on.
 constexpr Rule kRules[] = {
     {"CMakeLists.txt", true, true},
+    {"CMakePresets.json", true, false},  // the student preset: the kit's build is one command
     {"cmake/", true, true},
     {"harness/", true, true},
     {"sim/", true, true},
@@ -58,9 +60,14 @@ constexpr std::pair<const char*, const char*> kRenames[] = {
 
 }  // namespace
 
-std::vector<std::string> tracked_files(const fs::path& source) {
+namespace {
+
+// `git ls-files -z <options>` in `source`, '/'-separated, sorted.
+std::vector<std::string> git_files(const fs::path& source,
+                                   const std::vector<std::string>& options) {
   ProcessOptions po;
   po.argv = {"git", "-C", source.string(), "ls-files", "-z"};
+  po.argv.insert(po.argv.end(), options.begin(), options.end());
   po.timeout_s = 60;
   po.output_limit = size_t{64} << 20;
   const ProcessResult r = run_process(po);
@@ -75,6 +82,19 @@ std::vector<std::string> tracked_files(const fs::path& source) {
   for (std::string f; std::getline(in, f, '\0');)
     if (!f.empty()) files.push_back(f);
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> tracked_files(const fs::path& source) {
+  // A tracked file deleted in the work tree has no content to ship: it is left out, as the
+  // commit that deletes it will leave it (a file moved out of the bundles, say).
+  const std::vector<std::string> all = git_files(source, {});
+  const std::vector<std::string> deleted = git_files(source, {"--deleted"});
+  std::vector<std::string> files;
+  std::set_difference(all.begin(), all.end(), deleted.begin(), deleted.end(),
+                      std::back_inserter(files));
   return files;
 }
 

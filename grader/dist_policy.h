@@ -18,9 +18,9 @@ struct BundleFile {
   std::string path;    // where it goes in the bundle
 };
 
-// The files git tracks in `source`, '/'-separated, sorted. Throws std::runtime_error when
-// `source` is not a git checkout (the bundles ship only tracked files, never build trees or a
-// stray file lying in the work tree).
+// The files git tracks in `source` and its work tree still has, '/'-separated, sorted. Throws
+// std::runtime_error when `source` is not a git checkout (the bundles ship only tracked files,
+// never build trees or a stray file lying in the work tree).
 std::vector<std::string> tracked_files(const std::filesystem::path& source);
 
 // The files of `bundle` among `tracked`, in order. Never: reference/, tests/, docs/, CI.

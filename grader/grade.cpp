@@ -13,7 +13,9 @@
 #include "process.h"
 #include "report_builder.h"
 #include "runner_builds.h"
+#include "sanitizer_runs.h"
 #include "secret.h"
+#include "shown_paths.h"
 #include "stop_signals.h"
 #include "timed_tests.h"
 
@@ -68,6 +70,7 @@ class Grading {
         throw std::runtime_error("lab " + c_.lab.id + " on the " + c_.o.backend +
                                  " backend: " + unknown_name("dataset", c_.scope.dataset, names));
     }
+    c_.steps.planned(correctness_runs(c_.lab, c_.scope));
     c_.hidden_seed = hidden_seed();
     report.environment = environment();
     c_.sandbox = Sandbox::detect(c_.paths, !c_.sim() && c_.device.usable);
@@ -85,19 +88,26 @@ class Grading {
       return;
     }
     if (!intake.note(intake_spec).empty()) report.output += intake.note(intake_spec) + "\n";
-    c_.log << "building " << c_.o.submission.string() << "\n";
+    c_.steps.note("building " + c_.o.submission.string());
     c_.student =
         build_runner(c_.lab, c_.paths, src, c_.work / "student-build", c_.o.backend, c_.sandbox);
     if (!c_.student.ok) {
-      out.parts_not_run("does not build", "Your code did not build, so every part scores zero.\n" +
-                                              c_.student.message);
+      // The compiler's words name the work folder's copy: the student's own files instead.
+      out.parts_not_run(
+          "does not build",
+          "Your code did not build, so every part scores zero.\n" +
+              with_student_paths(
+                  c_.student.message, src,
+                  shown_submission_prefix(c_.o.submission, std::filesystem::current_path())));
       return;
     }
+    c_.sanitizer = SanitizerRuns::for_grading(c_, out);
     FileLock gpu_lock;
     if (!c_.o.gpu_lock.empty()) {
-      c_.log << "waiting for the GPU (lock " << c_.o.gpu_lock.string() << ")\n";
+      c_.steps.note("waiting for the GPU (lock " + c_.o.gpu_lock.string() + ")");
       gpu_lock = FileLock(c_.o.gpu_lock);
     }
+    if (c_.o.measure) return c_.o.measure(c_, runners_, out);
     TimedTests timed(c_, runners_, out);
     for (const auto& part : c_.lab.parts)
       if (c_.scope.part_selected(part.name)) grade_part(part, out, timed);
@@ -196,10 +206,12 @@ class Grading {
       out.part_not_run(
           part, "not graded (no GPU)",
           "This part needs a CUDA GPU and the grading machine has none: " + c_.device.problem +
+              "." +
               (std::filesystem::exists(c_.paths.sim_cc())
                    ? " To check it without a GPU, run it on the CPU backend: "
                      "--backend sim."
-                   : ""));
+                   : " To check it without a GPU, build gpulab with its CPU backend "
+                     "(scripts/setup.sh installs what it needs; README, \"Student install\")."));
       return;
     }
     const bool public_ok = CorrectnessTests(c_, runners_, out).grade(part);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -12,6 +13,11 @@
 #include "report.h"
 
 namespace gpulab {
+
+struct GradeContext;
+class RunnerBuilds;
+class ReportBuilder;
+class GradeSteps;
 
 struct GradeOptions {
   std::string lab;
@@ -35,6 +41,17 @@ struct GradeOptions {
   // Non-empty: an exclusive lock on this file is held from the end of the build to the end of
   // grading, so graders sharing a GPU (gpulab grade-all) run and time on it one at a time.
   std::filesystem::path gpu_lock;
+  // Where the grading's steps are shown (grade_steps.h); null: a line each on the log.
+  GradeSteps* steps = nullptr;
+  // compute-sanitizer on the public datasets (sanitizer_runs.h): true, every tool (gpulab run
+  // --sanitize); false, none; unset, lab.json's "sanitize" (gpulab grade).
+  std::optional<bool> sanitize;
+  // Non-empty (gpulab run --keep-outputs): each correctness run's outputs are kept here beside
+  // the expected ones (kept_outputs.h).
+  std::filesystem::path keep_outputs;
+  // gpulab time (time_command.h): called once the submission is built, in place of grading its
+  // parts, with the grading's context, its reference and baseline runners and its report.
+  std::function<void(GradeContext&, RunnerBuilds&, ReportBuilder&)> measure;
 };
 
 // Never throws: a failure of the grader itself is recorded in Report::grader_error, a stop

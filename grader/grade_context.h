@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -13,17 +14,22 @@
 #include "device.h"
 #include "grade.h"
 #include "grade_scope.h"
+#include "grade_steps.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "sandbox.h"
 
 namespace gpulab {
 
+class SanitizerRuns;
+
 struct GradeContext {
   GradeContext(const GradeOptions& options, std::ostream& log_to) : o(options), log(log_to) {}
 
   const GradeOptions& o;
-  std::ostream& log;  // progress lines
+  std::ostream& log;  // warnings and notes for whoever runs gpulab
+  LogSteps log_steps{log};
+  GradeSteps& steps = o.steps ? *o.steps : log_steps;  // the steps taken (grade_steps.h)
   Paths paths;
   LabConfig lab;
   DeviceInfo device;
@@ -32,6 +38,8 @@ struct GradeContext {
   std::filesystem::path work;  // builds and runs
   BuildResult student;         // the student's runner
   GradeScope scope;
+  // The runs under compute-sanitizer (sanitizer_runs.h); null where this grading runs none.
+  std::shared_ptr<SanitizerRuns> sanitizer;
 
   bool sim() const { return o.backend == "sim"; }
   // A dataset of the lab, made (or found in the cache) with the grading's hidden seed.

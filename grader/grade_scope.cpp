@@ -42,6 +42,16 @@ std::vector<std::string> dataset_names(const LabConfig& lab, const GradeScope& s
   return names;
 }
 
+size_t correctness_runs(const LabConfig& lab, const GradeScope& scope) {
+  size_t n = 0;
+  for (const auto& part : lab.parts) {
+    if (!scope.part_selected(part.name) || (part.gpu && !scope.gpu_parts_run)) continue;
+    for (const auto& g : lab.groups)
+      if (scope.group_runs(g)) n += scope.datasets(g, part.name).size();
+  }
+  return n;
+}
+
 const DatasetSpec* called_twice_on(const LabConfig& lab, const PartSpec& part,
                                    const GradeScope& scope) {
   for (const auto& g : lab.groups) {

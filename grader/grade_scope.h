@@ -47,6 +47,10 @@ struct GradeScope {
 // backend (timing groups too; hidden ones only where hidden groups run), in lab.json's order.
 std::vector<std::string> dataset_names(const LabConfig& lab, const GradeScope& scope);
 
+// The correctness runs a grading makes: one per dataset of each selected part that runs here
+// (gpulab run's step counter counts them, grade_steps.h).
+size_t correctness_runs(const LabConfig& lab, const GradeScope& scope);
+
 // The dataset on which a part's function is called twice in one process: the second wanted
 // dataset of the part's first public group that runs here, or its only one. Not the first,
 // which is often a single element, where kept state can hide (an exclusive scan of one element

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "compute_sanitizer.h"
 #include "lab_json_reader.h"
 #include "nearest_name.h"
 
@@ -44,9 +45,9 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
   r.only_keys(j, "lab",
-              {"$schema", "id", "title", "interface", "student_files", "driver_files", "nvcc_flags",
-               "parts", "outputs", "dataset_groups", "timing", "rubric", "performance_curve",
-               "sim_time_limit"});
+              {"$schema", "id", "title", "interface", "student_files", "driver_files",
+               "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups",
+               "timing", "rubric", "performance_curve", "sim_time_limit", "sanitize"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -66,6 +67,11 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   for (const auto& f : c.driver_files)
     if (f.find('/') != std::string::npos || f.find("..") != std::string::npos)
       r.fail("driver_files", "\"" + f + "\" must be a plain file name");
+  if (j.contains("reference_driver_files"))
+    c.reference_driver_files = r.strings(j["reference_driver_files"], "reference_driver_files");
+  for (const auto& f : c.reference_driver_files)
+    if (f.find('/') != std::string::npos || f.find("..") != std::string::npos)
+      r.fail("reference_driver_files", "\"" + f + "\" must be a plain file name");
 
   const auto& outputs = r.field(j, "outputs", "lab");
   if (!outputs.is_object() || outputs.empty()) r.fail("outputs", "must be a non-empty object");
@@ -258,6 +264,18 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     c.sim_time_limit.floor_s = r.num(st, "floor_s", "sim_time_limit");
     if (!(c.sim_time_limit.over_reference >= 1) || !(c.sim_time_limit.floor_s > 0))
       r.fail("sim_time_limit", "needs over_reference >= 1 and floor_s > 0");
+  }
+  if (j.contains("sanitize")) {
+    const auto& sz = j["sanitize"];
+    r.only_keys(sz, "sanitize", {"tools"});
+    c.sanitize_tools = r.strings(r.field(sz, "tools", "sanitize"), "sanitize.tools");
+    if (c.sanitize_tools.empty()) r.fail("sanitize.tools", "must name at least one tool");
+    for (const auto& t : c.sanitize_tools) {
+      if (!is_sanitizer_tool(t))
+        r.fail("sanitize.tools", unknown_name("compute-sanitizer tool", t, sanitizer_tools()));
+      if (std::count(c.sanitize_tools.begin(), c.sanitize_tools.end(), t) > 1)
+        r.fail("sanitize.tools", "names \"" + t + "\" twice");
+    }
   }
   return c;
 }

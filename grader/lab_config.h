@@ -132,6 +132,11 @@ struct LabConfig {
   // The lab's trusted driver sources in labs/<id>/ (CMake builds them into the driver library;
   // a .cu among them holds the baseline kernel a speedup is measured against).
   std::vector<std::string> driver_files;
+  // Driver sources kept with the solution, in reference/<id>/ (lab.json's
+  // "reference_driver_files"): a baseline that would answer another lab (coarsening's is lab 1's
+  // plain gather). CMake links them into the driver where reference/ is there; the student kit
+  // has them only compiled, in the baseline runner it ships (grader/kit_runners.h).
+  std::vector<std::string> reference_driver_files;
   std::vector<PartSpec> parts;
   std::map<std::string, OutputSpec> outputs;
   std::vector<GroupSpec> groups;
@@ -139,6 +144,9 @@ struct LabConfig {
   std::map<std::string, PartRubric> rubric;
   PerformanceCurve curve;
   SimTimeLimit sim_time_limit;  // a correctness run's limit on the CPU backend (run_limit.h)
+  // lab.json's "sanitize": {"tools": [...]}: the compute-sanitizer tools gpulab grade runs on
+  // the public datasets on a GPU (sanitizer_runs.h); none without the key.
+  std::vector<std::string> sanitize_tools;
 
   static LabConfig load(const std::filesystem::path& lab_json);
   // The lab `id` of the tree at source_root (labs/<id>/lab.json); an unknown id is refused with

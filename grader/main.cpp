@@ -11,7 +11,9 @@
 #endif
 
 #include "bench.h"
-#include "dataset_store.h"
+#include "cache_command.h"
+#include "completion.h"
+#include "datasets_command.h"
 #include "exit_status.h"
 #include "grade.h"
 #include "grade_all.h"
@@ -20,13 +22,22 @@
 #include "paths.h"
 #include "progress.h"
 #include "rubric.h"
+#include "run_setup.h"
+#include "run_terminal.h"
 #include "secret.h"
 #include "stop_signals.h"
 #include "student_kit.h"
+#include "time_command.h"
 
 namespace {
 
 using namespace gpulab;
+
+#ifdef GPULAB_HAVE_CUDA_RUNNERS
+constexpr bool kCudaRunnersBuilt = true;
+#else
+constexpr bool kCudaRunnersBuilt = false;  // the student preset: the CPU backend alone
+#endif
 
 LabConfig load_lab(const std::string& id) {
   return LabConfig::load_id(Paths::current().source, id);
@@ -46,13 +57,13 @@ int cmd_labs() {
   return 0;
 }
 
-int finish(const Report& report, const std::string& out, bool table) {
+// gpulab grade's end (run's is run_terminal.h's): exits 0 whatever the score.
+int finish(const Report& report, const std::string& out) {
   finishing();  // a late stop signal now waits for this report (stop_signals.h)
   if (!out.empty()) {
     write_report(out, report);
     std::cout << "wrote " << out << "\n";
   }
-  if (table && !report.rows.empty()) std::cout << report.table();
   std::cout << report.summary();
   return report.stopped_by ? kExitStopped : report.grader_error.empty() ? kExitOk : kExitFailed;
 }
@@ -65,23 +76,6 @@ void stop_grading_on_signals(const GradeOptions& o, const std::string& out) {
     std::cerr << "gpulab: stopped by " << signal_name(signal) << " before the grading finished"
               << (out.empty() ? "" : "; wrote " + out) << "\n";
   });
-}
-
-int cmd_datasets(const std::string& id, const std::string& out,
-                 const std::optional<std::string>& seed, const std::string& group) {
-  const LabConfig lab = load_lab(id);
-  for (const auto& g : lab.groups) {
-    if (!group.empty() && g.name != group) continue;
-    if (g.hidden && !seed) {
-      std::cout << "skipping the " << g.name << " group: pass --seed to generate hidden datasets\n";
-      continue;
-    }
-    for (const auto& ds : g.datasets) {
-      const DatasetDirs d = materialize(lab, g, ds, seed.value_or(""), out);
-      std::cout << d.input.parent_path().string() << "\n";
-    }
-  }
-  return 0;
 }
 
 int cmd_rubric(const std::string& id, bool update) {
@@ -143,10 +137,8 @@ int main(int argc, char** argv) {
       "sim-bench", "Time the CPU backend: barrier-free kernels against plain C++, barriers");
 
   GradeOptions run_o, grade_o;
-#ifndef GPULAB_HAVE_CUDA_RUNNERS
   // Built for the CPU backend alone (-DGPULAB_CUDA_RUNNERS=OFF): that is the backend to use.
-  run_o.backend = grade_o.backend = "sim";
-#endif
+  if (!kCudaRunnersBuilt) run_o.backend = grade_o.backend = "sim";
   std::string run_out, grade_out;
   bool run_no_time = false;
   std::string hidden_seed;
@@ -156,10 +148,21 @@ int main(int argc, char** argv) {
   run->add_option("lab", run_o.lab, "Lab id")->required();
   run->add_option("--part", run_o.parts, "Only these parts");
   run->add_option("--dataset", run_o.dataset, "Only this dataset");
-  run->add_option("--src", run_o.submission, "Directory with your files (default: labs/<lab>)");
-  run->add_option("--backend", run_o.backend, "cuda")->check(CLI::IsMember({"cuda", "sim"}));
+  run->add_option("--submission,--src", run_o.submission,
+                  "A folder, or one of your lab files (default: labs/<lab> of the gpulab tree "
+                  "you are in)");
+  auto* run_backend = run->add_option("--backend", run_o.backend,
+                                      "cuda or sim (default: cuda where a GPU is, else sim)")
+                          ->check(CLI::IsMember({"cuda", "sim"}));
   run->add_flag("--no-time", run_no_time, "Skip the timed runs");
   run->add_option("--out", run_out, "Also write a results.json here");
+  run->add_option("--keep-outputs", run_o.keep_outputs,
+                  "Keep your outputs beside the expected ones here, as .npy "
+                  "(DIR/<part>/<dataset>/<output>.npy and <output>.expected.npy)");
+  bool run_sanitize = false;
+  run->add_flag("--sanitize", run_sanitize,
+                "On a GPU, also run each public dataset under compute-sanitizer (memcheck, "
+                "racecheck, synccheck, initcheck); its errors fail the dataset");
   // A student runs their own code on their own machine: without bubblewrap it runs unsandboxed,
   // with a note, unless they ask otherwise (docs/GRADING.md, the sandbox).
   bool run_require_sandbox = false;
@@ -237,20 +240,39 @@ int main(int argc, char** argv) {
       "dist", "The student kit: labs, harness, CPU backend, datasets, handouts; no reference");
   dist_cmd->add_option("--out", dist_out, "The .tar.gz to write (student-kit.tar.gz)")->required();
 
+  TimeOptions time_o;
+  time_o.cuda_runners_built = kCudaRunnersBuilt;
+  auto* time_cmd = app.add_subcommand(
+      "time", "Time your code against the reference's on any part and dataset, as grading does");
+  time_cmd->add_option("lab", time_o.lab, "Lab id")->required();
+  time_cmd->add_option("--part", time_o.parts, "Only these parts");
+  time_cmd->add_option("--dataset", time_o.dataset, "This dataset (default: the timing ones)");
+  time_cmd->add_option("--submission", time_o.submission,
+                       "A folder, or a variant of your lab file (default: labs/<lab>)");
+  time_cmd->add_option("--backend", time_o.backend, "cuda or sim (CPU parts only)")
+      ->check(CLI::IsMember({"cuda", "sim"}));
+
   BenchOptions bench_o;
   auto* bench_cmd = app.add_subcommand("bench", "Time the reference against the hardware ceiling");
   bench_cmd->add_option("lab", bench_o.lab, "Lab id")->required();
   bench_cmd->add_option("--part", bench_o.part, "Only this part");
   bench_cmd->add_option("--runner", bench_o.runner, "Bench this runner instead of the reference");
 
-  std::string ds_lab, ds_out, ds_group;
+  DatasetsOptions ds_o;
   std::string ds_seed;
   auto* ds_cmd = app.add_subcommand("datasets", "Generate a lab's datasets and expected outputs");
-  ds_cmd->add_option("lab", ds_lab, "Lab id")->required();
-  ds_cmd->add_option("--out", ds_out, "Directory")->required();
+  ds_cmd->add_option("lab", ds_o.lab, "Lab id")->required();
+  ds_cmd->add_option("--out", ds_o.out, "Directory")->required();
   auto* seed_opt =
       ds_cmd->add_option("--seed", ds_seed, "The hidden datasets' secret (grade's --hidden-seed)");
-  ds_cmd->add_option("--group", ds_group, "Only this group");
+  ds_cmd->add_option("--group", ds_o.group,
+                     "Only this group (default: the public ones; timing: the large timed inputs)");
+
+  bool cache_clear = false;
+  std::string cache_lab;
+  auto* cache_cmd = app.add_subcommand("cache", "Show the dataset cache, or clear it");
+  cache_cmd->add_flag("--clear", cache_clear, "Remove the cached datasets");
+  cache_cmd->add_option("--lab", cache_lab, "With --clear: only this lab's");
 
   std::string rubric_lab;
   bool rubric_update = false;
@@ -258,17 +280,31 @@ int main(int argc, char** argv) {
   rubric_cmd->add_option("lab", rubric_lab, "Lab id")->required();
   rubric_cmd->add_flag("--update-handout", rubric_update, "Rewrite the handout's rubric block");
 
+  std::string completion_shell;
+  auto* completion_cmd = app.add_subcommand(
+      "completion", "Print a shell completion script: source <(gpulab completion bash)");
+  completion_cmd->add_option("shell", completion_shell, "bash")
+      ->required()
+      ->check(CLI::IsMember({"bash"}));
+
+  // The completion script's question, answered from this very command line (completion.h): so
+  // it stays right before the parse, after every subcommand and option.
+  if (argc >= 2 && std::string(argv[1]) == "__complete") {
+    complete_words(app, std::vector<std::string>(argv + 2, argv + argc), Paths::current().source,
+                   std::cout);
+    return kExitOk;
+  }
   CLI11_PARSE(app, argc, argv);
   try {
     if (app.got_subcommand("labs")) return cmd_labs();
     if (run->parsed()) {
-      if (run_o.submission.empty()) run_o.submission = Paths::current().lab_dir(run_o.lab);
+      settle_run_options(run_o, {run_backend->count() > 0, kCudaRunnersBuilt}, std::cerr);
       run_o.include_hidden = false;
       run_o.allow_unsandboxed = !run_require_sandbox;
       run_o.performance = !run_no_time;
+      run_o.sanitize = run_sanitize;
       stop_grading_on_signals(run_o, run_out);
-      const Report r = grade(run_o, std::cerr);
-      return finish(r, run_out, true);
+      return run_and_show(run_o, run_out);
     }
     if (grade_cmd->parsed()) {
       if (grade_all_parent) die_with_parent(grade_all_parent);
@@ -277,7 +313,7 @@ int main(int argc, char** argv) {
       grade_o.performance = !grade_no_time;
       stop_grading_on_signals(grade_o, grade_out);
       Report r = grade(grade_o, std::cerr);
-      return finish(r, grade_out, false);
+      return finish(r, grade_out);
     }
     if (all_cmd->parsed()) {
       if (all_seed_opt->count()) all_o.hidden_seed = all_seed;
@@ -301,13 +337,22 @@ int main(int argc, char** argv) {
       return make_gradescope_package(gs_lab, *seed, gs_out, std::cout);
     }
     if (dist_cmd->parsed()) return make_student_kit(dist_out, std::cout);
-    if (bench_cmd->parsed()) return bench(bench_o, std::cout);
+    if (time_cmd->parsed()) return time_command(time_o, std::cout, std::cerr);
+    if (bench_cmd->parsed()) {
+      stop_at_once_on_signals("bench", "removed the dataset being made");
+      return bench(bench_o, std::cout);
+    }
     if (sim_bench_cmd->parsed()) return cmd_sim_bench();
-    if (ds_cmd->parsed())
-      return cmd_datasets(ds_lab, ds_out,
-                          seed_opt->count() ? hidden_secret(ds_seed, std::cerr) : std::nullopt,
-                          ds_group);
+    if (ds_cmd->parsed()) {
+      if (seed_opt->count()) ds_o.seed = hidden_secret(ds_seed, std::cerr);
+      return datasets_command(ds_o, std::cout);
+    }
+    if (cache_cmd->parsed()) return cache_command(cache_clear, cache_lab, std::cout);
     if (rubric_cmd->parsed()) return cmd_rubric(rubric_lab, rubric_update);
+    if (completion_cmd->parsed()) {
+      std::cout << completion_script(completion_shell);
+      return kExitOk;
+    }
   } catch (const std::exception& e) {
     std::cerr << "gpulab: " << e.what() << "\n";
     return kExitFailed;

@@ -29,10 +29,26 @@ struct Paths {
                                    const std::string& backend = "cuda") const {
     return build / "lib" / ("libgpulab_driver_" + lab + lib_suffix(backend) + ".a");
   }
-  // The reference runner CMake built (it may be missing).
+  // The reference runner CMake built; where the build has none, the one the student kit ships
+  // compiled (shipped_runner_dir(); the kit has no reference/). Either may be missing.
   std::filesystem::path reference_runner(const std::string& lab,
                                          const std::string& backend = "cuda") const {
-    return build / "runners" / (lab + "-reference" + (backend == "sim" ? "-sim" : ""));
+    const std::string name = lab + "-reference" + (backend == "sim" ? "-sim" : "");
+    const auto built = build / "runners" / name;
+    const auto shipped = shipped_runner_dir() / name;
+    return std::filesystem::exists(built) || !std::filesystem::exists(shipped) ? built : shipped;
+  }
+  // The runners `gpulab dist` ships compiled (grader/kit_runners.h), in the kit's own tree.
+  // An instructor's checkout has none.
+  std::filesystem::path shipped_runner_dir() const { return source / "runners"; }
+  // The runner that times the lab's baseline, shipped in the kit where its source is the
+  // instructor's alone (lab.json's reference_driver_files): the kit's own build of the lab has
+  // no baseline then. Empty where none is shipped.
+  std::filesystem::path shipped_baseline_runner(const std::string& lab,
+                                                const std::string& backend = "cuda") const {
+    const auto shipped =
+        shipped_runner_dir() / (lab + "-baseline" + (backend == "sim" ? "-sim" : ""));
+    return std::filesystem::exists(shipped) ? shipped : std::filesystem::path();
   }
   // The stub runner CMake built from the lab's own files, labs/<lab>/ (it may be missing).
   std::filesystem::path stub_runner(const std::string& lab,

@@ -32,12 +32,19 @@ void Progress::finished(const std::string& what) {
   std::lock_guard<std::mutex> lock(mutex_);
   --running_;
   ++done_;
+  now_.clear();
   if (tty_) {
     last_ = what;
     draw();
     return;
   }
   out_ << "[" << done_ << "/" << total_ << "] " << what << "\n" << std::flush;
+}
+
+void Progress::now(const std::string& what) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  now_ = what;
+  if (tty_) draw();
 }
 
 void Progress::close() {
@@ -65,7 +72,7 @@ void Progress::draw() {
       std::snprintf(buf, sizeof buf, ", about %.0f min left", left / 60);
     line += buf;
   }
-  if (!last_.empty()) line += "  " + last_;
+  if (!now_.empty() || !last_.empty()) line += "  " + (now_.empty() ? last_ : now_);
   if (width_ > 1 && static_cast<int>(line.size()) >= width_) line.resize(width_ - 1);
   out_ << "\r\033[K" << line << std::flush;  // back to the start of the line, and clear it
 }

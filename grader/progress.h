@@ -18,6 +18,9 @@ class Progress {
   void started();
   // One item finished; `what` says which and how it went ("scan/alice: 8 / 10").
   void finished(const std::string& what);
+  // What is being worked on now ("timing/int-big: 12 s, 412.0 MB written"), shown on the TTY line
+  // until the next item finishes; nothing in a log.
+  void now(const std::string& what);
   // Ends the TTY line, so what follows starts on a fresh one.
   void close();
 
@@ -34,6 +37,7 @@ class Progress {
   int width_;
   size_t total_, done_, resumed_, running_ = 0;
   std::string last_;  // the last item finished, shown at the end of the TTY line
+  std::string now_;   // the item being worked on, shown instead while there is one
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

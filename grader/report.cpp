@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -93,44 +94,84 @@ nlohmann::json Report::to_json() const {
   return safe_json(j);
 }
 
-std::string Report::summary() const {
+std::string Report::summary(const TerminalStyle& style) const {
   std::string s;
   char buf[512];
-  if (stopped_by) return "grading stopped by " + signal_name(stopped_by) + " (no score given)\n";
+  if (stopped_by)
+    return style.fail("grading stopped by " + signal_name(stopped_by)) + " (no score given)\n";
   if (!grader_error.empty())
-    return "grader error (no score given): " + safe_text(grader_error) + "\n";
+    return style.fail("grader error") + " (no score given): " + safe_text(grader_error) + "\n";
   for (const auto& t : tests) {
     if (t.visibility == "hidden") continue;
     // A test worth nothing that did not pass was not graded here (no GPU, timing off).
     const char* status = t.passed ? "ok" : t.max_score > 0 ? "FAIL" : "--";
-    std::snprintf(buf, sizeof buf, "  %-6s %6.1f / %-6.1f ", status, t.score, t.max_score);
+    std::snprintf(buf, sizeof buf, "%-6s", status);
+    s += "  " + style.result(status, buf);
+    std::snprintf(buf, sizeof buf, " %6.1f / %-6.1f ", t.score, t.max_score);
     s += buf + safe_text(t.name) + "\n";
   }
-  std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f\n", score(), max_score());
-  s += buf;
+  std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f", score(), max_score());
+  s += style.heading(buf) + "\n";
   if (!output.empty()) s += safe_text(output) + "\n";
   return s;
 }
 
-std::string Report::table() const {
-  std::string s;
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "  %-9s %-26s %-7s %12s %11s %11s %7s\n", "part", "dataset",
-                "result", "err/bound", "time ms", "ref ms", "ratio");
-  s += buf;
-  for (const auto& r : rows) {
-    char err[32] = "-", t[32] = "-", ref[32] = "-", ratio[32] = "-";
-    if (std::isfinite(r.err_over_bound))
-      std::snprintf(err, sizeof err, "%.3g", r.err_over_bound);
-    else
-      std::snprintf(err, sizeof err, "inf");
-    if (r.student_ms >= 0) std::snprintf(t, sizeof t, "%.4g", r.student_ms);
-    if (r.reference_ms >= 0) std::snprintf(ref, sizeof ref, "%.4g", r.reference_ms);
-    if (r.ratio > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", r.ratio);
-    std::snprintf(buf, sizeof buf, "  %-9s %-26s %-7s %12s %11s %11s %7s\n", r.part.c_str(),
-                  r.dataset.c_str(), r.result.c_str(), err, t, ref, ratio);
-    s += safe_text(buf);  // a cut by snprintf, inside a character, is replaced there
+bool Report::any_failed() const {
+  for (const auto& t : tests)
+    if (t.visibility != "hidden" && t.max_score > 0 && !t.passed) return true;
+  return false;
+}
+
+namespace {
+
+// The columns a piece of safe text takes: one per character (UTF-8 lead byte).
+size_t columns(const std::string& text) {
+  size_t n = 0;
+  for (const unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string padded(const std::string& text, size_t width, bool right) {
+  const std::string pad(width > columns(text) ? width - columns(text) : 0, ' ');
+  return right ? pad + text : text + pad;
+}
+
+std::string number(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+}  // namespace
+
+std::string Report::table(const TerminalStyle& style) const {
+  // Each column as wide as its longest value, so that a long part or dataset name shifts
+  // nothing; numbers on the right.
+  const std::vector<std::string> header = {"part",    "dataset", "result", "err/bound",
+                                           "time ms", "ref ms",  "ratio"};
+  const std::vector<bool> right = {false, false, false, true, true, true, true};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows)
+    cells.push_back({safe_text(r.part), safe_text(r.dataset), safe_text(r.result),
+                     std::isfinite(r.err_over_bound) ? number("%.3g", r.err_over_bound) : "inf",
+                     r.student_ms >= 0 ? number("%.4g", r.student_ms) : "-",
+                     r.reference_ms >= 0 ? number("%.4g", r.reference_ms) : "-",
+                     r.ratio > 0 ? number("%.2fx", r.ratio) : "-"});
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = columns(header[c]);
+    for (const auto& row : cells) width[c] = std::max(width[c], columns(row[c]));
   }
+  const auto line = [&](const std::vector<std::string>& row, bool is_header) {
+    std::string s = " ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      const std::string cell = padded(row[c], width[c], right[c]);
+      s += " " + (is_header ? style.heading(cell) : c == 2 ? style.result(row[c], cell) : cell);
+    }
+    return s + "\n";
+  };
+  std::string s = line(header, true);
+  for (const auto& row : cells) s += line(row, false);
   return s;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "terminal_style.h"
+
 namespace gpulab {
 
 struct Test {
@@ -47,8 +49,11 @@ struct Report {
   double score() const;
   double max_score() const;
   nlohmann::json to_json() const;
-  std::string summary() const;  // a few lines for a terminal
-  std::string table() const;    // the per-dataset table of `gpulab run`
+  // A few lines for a terminal, and the per-dataset table of `gpulab run`, in `style`.
+  std::string summary(const TerminalStyle& style = {}) const;
+  std::string table(const TerminalStyle& style = {}) const;
+  // Whether a visible test worth points did not pass (summary's FAIL): gpulab run's exit status.
+  bool any_failed() const;
 };
 
 // The report as written: JSON whose every string is safe text (safe_text.h), whatever a

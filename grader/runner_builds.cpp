@@ -1,6 +1,7 @@
 #include "runner_builds.h"
 
 #include "content_hash.h"
+#include "kit_runners.h"
 
 namespace gpulab {
 
@@ -13,6 +14,7 @@ const std::filesystem::path& RunnerBuilds::reference() {
   if (!reference_.empty()) return reference_;
   const auto prebuilt = c_.paths.reference_runner(c_.lab.id, c_.o.backend);
   if (std::filesystem::exists(prebuilt)) {
+    check_shipped_runner(c_.paths, c_.lab, prebuilt);
     reference_ = prebuilt;
     return reference_;
   }
@@ -26,8 +28,12 @@ const std::filesystem::path& RunnerBuilds::reference() {
 const std::filesystem::path& RunnerBuilds::baseline() {
   if (!baseline_.empty()) return baseline_;
   const auto prebuilt = c_.paths.stub_runner(c_.lab.id, c_.o.backend);
+  const auto shipped = c_.paths.shipped_baseline_runner(c_.lab.id, c_.o.backend);
   std::error_code ec;
-  if (std::filesystem::exists(prebuilt)) {
+  if (!shipped.empty()) {  // the kit's own build of this lab has no baseline
+    check_shipped_runner(c_.paths, c_.lab, shipped);
+    baseline_ = shipped;
+  } else if (std::filesystem::exists(prebuilt)) {
     baseline_ = prebuilt;
   } else if (std::filesystem::equivalent(c_.o.submission, c_.paths.lab_dir(c_.lab.id), ec)) {
     baseline_ = c_.student.runner;

@@ -89,12 +89,16 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
                       const std::filesystem::path& collected_out_dir, bool time,
                       const TimingPolicy& timing, const RunLimit& limit,
                       const std::vector<std::string>& flags,
-                      const std::vector<DatasetDirs>& samples) {
+                      const std::vector<DatasetDirs>& samples, const RunWrapper& wrapper) {
   RunOutcome o;
   const StagedRun staged = sandbox.stage_run(runner, ds.input, collected_out_dir);
   const std::filesystem::path& out_dir = staged.out;  // while it runs
   const bool sim = backend == "sim";
   SandboxSpec box = run_sandbox(paths, staged.runner, staged.input, out_dir, !sim && part.gpu);
+  if (!wrapper.prefix.empty()) {
+    box.no_new_processes = false;  // the wrapper starts the runner
+    for (const auto& dir : wrapper.read_only) box.mounts.push_back({dir, dir, false, true});
+  }
   // A graded timed run: each sample's inputs are handed over when the run asks for them.
   std::optional<SampleStage> stage;
   const auto samples_dir = out_dir.parent_path() / (out_dir.filename().string() + ".samples");
@@ -122,6 +126,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     po.requests = {kSampleRequestFd, kSampleReplyFd};
     po.answer = [&](const std::string& line) { return stage->answer(line); };
   }
+  argv.insert(argv.begin(), wrapper.prefix.begin(), wrapper.prefix.end());
   po.argv = argv;
   po.cwd = out_dir;
   po.timeout_s = limit.wall_s;

@@ -48,6 +48,14 @@ nlohmann::json read_result(const std::filesystem::path& out_dir);
 // Why a run failed that ended without a message of its own (a crash, a kill, a time limit).
 std::string run_failure(const ProcessResult& p, const RunLimit& limit);
 
+// A program the runner runs under (compute-sanitizer, sanitizer_runs.h): its command line before
+// the runner's, and the folders it needs beside the system (read-only, at their own paths). It
+// starts the runner as its child, so that run's sandbox lets processes start.
+struct RunWrapper {
+  std::vector<std::string> prefix;  // empty: no wrapper
+  std::vector<std::filesystem::path> read_only;
+};
+
 // Runs the runner in its sandbox (run_sandbox: it sees itself, the dataset's input directory
 // and its output folder, at the paths the sandbox gives them, staged under random names:
 // Sandbox::stage_run), or as it is where the sandbox is off. Its output folder is then at
@@ -58,7 +66,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
                       const std::filesystem::path& collected_out_dir, bool time,
                       const TimingPolicy& timing, const RunLimit& limit,
                       const std::vector<std::string>& flags = {},
-                      const std::vector<DatasetDirs>& samples = {});
+                      const std::vector<DatasetDirs>& samples = {}, const RunWrapper& wrapper = {});
 
 // The median time of a timed run's record (its "timing", or a baseline's); -1 where none.
 double timing_median(const nlohmann::json& result);

@@ -7,11 +7,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <iostream>
 #include <mutex>
 #include <thread>
 
 #include "exit_status.h"
 #include "process.h"
+#include "temporaries.h"
 
 namespace gpulab {
 
@@ -51,9 +53,19 @@ void stop_on_signals(double grace_s, std::function<void(int)> last_words) {
     }
     final_write.lock();  // held for good: the process ends below
     kill_running_processes();
+    remove_temporaries();  // no half-made dataset or report stays behind (temporaries.h)
     if (last_words) last_words(signal);
     _exit(kExitStopped);
   }).detach();
+}
+
+void stop_at_once_on_signals(const std::string& command, const std::string& after) {
+  const bool tty = isatty(1) == 1;
+  stop_on_signals(0, [tty, command, after](int signal) {
+    if (tty) std::cout << "\n" << std::flush;
+    std::cerr << "gpulab " << command << ": stopped by " << signal_name(signal) << "; " << after
+              << "\n";
+  });
 }
 
 int stop_signal() {

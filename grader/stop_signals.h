@@ -10,10 +10,11 @@
 // unblocked again before they exec.
 //
 // Should the grader not come back within the grace period (it is generating a large dataset,
-// say), or a second signal come, the waiting thread kills every running child's group, calls
-// the last words it was given (write a report that names the lab and the signal) and exits
-// with kExitStopped. finishing() hands the exit over to the main thread once it is writing its
-// own report, so that the two never both write.
+// say), or a second signal come, the waiting thread kills every running child's group, removes
+// the files still being made (temporaries.h: a half dataset), calls the last words it was given
+// (write a report that names the lab and the signal) and exits with kExitStopped. finishing() hands
+// the exit over to the main thread once it is writing its own report, so that the two never both
+// write.
 #pragma once
 
 #include <functional>
@@ -34,6 +35,11 @@ constexpr double kStopGraceS = 3;
 
 // Installs the above. Call at most once, before any thread starts.
 void stop_on_signals(double grace_s, std::function<void(int signal)> last_words);
+
+// For a command that writes no report (datasets, bench): the above with no grace period, so
+// that a signal stops it at once, removing what it was making, with "gpulab <command>: stopped
+// by SIGINT; <after>" on stderr (a fresh line when stdout is a terminal's progress line).
+void stop_at_once_on_signals(const std::string& command, const std::string& after);
 
 // The signal that asked gpulab to stop; 0 while none has.
 int stop_signal();

@@ -184,8 +184,8 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
     double this_round[2] = {0, 0};
     for (int n = 0; n < 2; ++n) {
       const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
-      c_.log << "  timing your " << part.name << " on " << specs[k]->name << " (round " << round + 1
-             << " of " << rounds << ")\n";
+      c_.steps.note("timing your " + part.name + " on " + specs[k]->name + " (round " +
+                    std::to_string(round + 1) + " of " + std::to_string(rounds) + ")");
       RunOutcome o;
       std::string why;
       if (!timed_student_run(part, dirs[k], timing, specs[k]->name, o, rows[k], why)) {
@@ -241,22 +241,19 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
 // drops the round it split.
 // (On the H100 host, 20 runs of the same CPU code spread 20% while adjacent pairs agreed:
 // docs/PERF.md.)
-std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds,
-                                  Test& t, std::vector<double>* baseline) {
-  const DatasetDirs d = c_.dataset(g, ds);
+TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDirs& d,
+                                           bool with_reference, std::vector<double>* baseline,
+                                           DatasetRow& row) {
   const TimingSettings& timing = c_.lab.timing_for(part);
   const int rounds = timing.rounds;
-  std::vector<double> student, reference;
-  DatasetRow row{part.name, ds.name, "pass", 0, -1, -1, -1};
-  double work = 0, reference_work = 0;
-  const bool with_reference = c_.scope.reference;
+  Rounds m;
   for (int r = 0; r < rounds; ++r) {
     for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
       const char* whose = who == Timed::student     ? "your "
                           : who == Timed::reference ? "reference "
                                                     : "the baseline for ";
-      c_.log << "  timing " << whose << part.name << " on " << ds.name << " (round " << r + 1
-             << " of " << rounds << ")\n";
+      c_.steps.note("timing " + std::string(whose) + part.name + " on " + d.name + " (round " +
+                    std::to_string(r + 1) + " of " + std::to_string(rounds) + ")");
       if (who == Timed::baseline) {
         baseline->push_back(timed_baseline_run(part, d, timing));
         continue;
@@ -267,19 +264,33 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
                        c_.work / "timed" / part.name / "reference", true, timing.graded_policy(),
                        RunLimit::clock(c_.o.timed_run_timeout_s), {}, timing_samples(d, timing));
         if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
-        reference.push_back(timing_median(o));
-        reference_work = o.result.value("work", 0.0);
+        m.reference.push_back(timing_median(o));
+        m.reference_work = o.result.value("work", 0.0);
         continue;
       }
-      std::string why;
-      if (!timed_student_run(part, d, timing, "student", o, row, why)) {
-        out_.row(row);
-        return why;
-      }
-      student.push_back(timing_median(o));
-      work = o.result.value("work", 0.0);
+      if (!timed_student_run(part, d, timing, "student", o, row, m.failed)) return m;
+      m.student.push_back(timing_median(o));
+      m.work = o.result.value("work", 0.0);
     }
   }
+  return m;
+}
+
+// The performance test: time_rounds against the reference where there is one (and the
+// baseline, for the speedup test), scored by the curve.
+std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, const DatasetSpec& ds,
+                                  Test& t, std::vector<double>* baseline) {
+  const DatasetDirs d = c_.dataset(g, ds);
+  const TimingSettings& timing = c_.lab.timing_for(part);
+  DatasetRow row{part.name, ds.name, "pass", 0, -1, -1, -1};
+  const bool with_reference = c_.scope.reference;
+  const Rounds m = time_rounds(part, d, with_reference, baseline, row);
+  if (!m.failed.empty()) {
+    out_.row(row);
+    return m.failed;
+  }
+  const std::vector<double>&student = m.student, &reference = m.reference;
+  const double work = m.work, reference_work = m.reference_work;
   if (!with_reference) {
     row.student_ms = median(student);
     out_.row(row);
@@ -347,7 +358,8 @@ const std::vector<DatasetDirs>& TimedTests::timing_samples(const DatasetDirs& d,
     DatasetSpec sample = *spec;
     sample.name = spec->name + ".sample-" + std::to_string(k);
     sample.seed = secret_seed(c_.hidden_seed, kTimedSamplePurpose, sample.name);
-    c_.log << "  preparing timed sample " << k << " of " << n << " on " << spec->name << "\n";
+    c_.steps.note("preparing timed sample " + std::to_string(k) + " of " + std::to_string(n) +
+                  " on " + spec->name);
     found.push_back(c_.dataset(*g, sample));
   }
   return found;

@@ -26,6 +26,20 @@ class TimedTests {
   // (else each test says it was not timed, and scores nothing).
   void grade(const PartSpec& part, bool public_ok);
 
+  // What the alternating rounds on one dataset measured: each round's median time in ms, the
+  // work each runner reported, or why the student's code was not timed.
+  struct Rounds {
+    std::vector<double> student, reference;  // reference: empty when it was not timed
+    double work = 0, reference_work = 0;
+    std::string failed;  // non-empty: a timed run failed or its outputs were wrong; why
+  };
+  // Times the student's runner on `d` in the part's rounds, the reference's (with_reference)
+  // and the lab's baseline's (into `baseline`, where given) beside it in each round
+  // (round_order), every run of the student's checked. `row` gets the result of the checks.
+  // The performance test and gpulab time (time_command.h) time this way.
+  Rounds time_rounds(const PartSpec& part, const DatasetDirs& d, bool with_reference,
+                     std::vector<double>* baseline, DatasetRow& row);
+
  private:
   Test speedup_test(const PartSpec& part, const Test& perf, const std::vector<double>& baseline);
   bool timed_student_run(const PartSpec& part, const DatasetDirs& d, const TimingSettings& timing,

@@ -65,14 +65,12 @@ DeviceInfo device_preflight(int index) {
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err == cudaErrorInsufficientDriver || (err == cudaSuccess && d.driver_version == 0)) {
     d.problem = "no NVIDIA driver is loaded (or it is older than the CUDA " +
-                version_string(d.runtime_version) +
-                " runtime needs); GPU parts cannot run here. Use a machine with an NVIDIA GPU.";
+                version_string(d.runtime_version) + " runtime needs)";
     return d;
   }
   if (err != cudaSuccess || count == 0) {
     d.problem = std::string("no CUDA GPU found (") +
-                (err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0") +
-                "); GPU parts cannot run here.";
+                (err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0") + ")";
     cudaGetLastError();
     return d;
   }

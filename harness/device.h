@@ -8,7 +8,7 @@ namespace gpulab {
 
 struct DeviceInfo {
   bool usable = false;
-  std::string problem;  // set when !usable: why, in words
+  std::string problem;  // set when !usable: why, in words; the reason alone (callers advise)
   int count = 0;        // the CUDA GPUs this process sees
   std::string name;
   // "GPU-8932f937-...": the identity CUDA_VISIBLE_DEVICES accepts, the same in every process

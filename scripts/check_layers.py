@@ -45,7 +45,8 @@ WHAT = {
     "family-generators": "families/<family>/generator*: a family's dataset generator and oracle",
     "families": "families/<family>/: what a family's lab drivers share (dataset readers)",
     "labs": "labs/<lab>/: interface header, stub, driver",
-    "reference": "reference/<lab>/: the solution",
+    "reference": "reference/<lab>/: the solution, and driver code kept from students "
+                 "(lab.json's reference_driver_files, e.g. coarsening's plain gather)",
     "lab-datasets": "datasets/<lab>/: the lab's generator, registered under its id",
     "grader": "grader/: building, running, checking, scoring, reports, the gpulab command",
     "tests": "tests/: may include anything",
@@ -170,6 +171,10 @@ PLANTED = [
     ("sim/runtime/planted.cpp", "registry.h", "layer sim may include"),
     ("grader/planted.cpp", "dcs/input.h", "layer grader may include"),
     ("reference/scan/planted.cu", "../coarsening/coarsening.cu", "another's"),
+    # The kit has no reference/: a lab's driver that included instructor-only code would not
+    # build there (coarsening's driver declares its baseline, defined in reference/coarsening/).
+    ("labs/coarsening/planted3.cpp", "../../reference/coarsening/driver_baseline.cu",
+     "layer labs may include"),
     ("newfolder/planted.cpp", "npy.h", "in no layer"),
     ("harness/planted3.cpp", "no_such_header.h", "reaches no file"),
 ]

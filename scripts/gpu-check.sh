@@ -125,12 +125,12 @@ PY
     cpu-noise)
       # Twenty timed runs of the reference's CPU part, in separate processes like the grader's,
       # each keeping every sample's CPU and wall time: which summary is steadiest across runs?
-      $gpulab datasets scatter-gather --out "$out/ds" >/dev/null 2>&1
+      $gpulab datasets scatter-gather --group timing --out "$out/ds" >/dev/null 2>&1
       timing=$(python3 -c 'import json; print(json.dumps(json.load(open("labs/scatter-gather/lab.json"))["timing"]))')
       rm -f "$out/noise.jsonl"
       for i in $(seq 20); do
         CUDA_VISIBLE_DEVICES= build-cuda/runners/scatter-gather-reference --part cpu_fast \
-          --dataset "$out/ds/timing/cpu-timing/input" --out "$out/noise" --time \
+          --dataset "$(echo "$out"/ds/timing/cpu-timing/*/input)" --out "$out/noise" --time \
           --timing "$timing" >/dev/null 2>&1
         python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))' \
           "$out/noise/result.json" >>"$out/noise.jsonl"

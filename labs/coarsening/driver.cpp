@@ -1,7 +1,10 @@
 // coarsening's lab driver: loads a DCS dataset (families/dcs/input.h) and calls the student's
 // coarsened gather through the shared run/check/time mechanism. In a baseline run (the grader's
 // speedup test, gpulab bench: runner_flags.h's kTimeBaselineFlag) run_gpu_part calls no student
-// code, and lab 1's plain gather (driver_baseline.cu) is timed on the same inputs instead.
+// code, and lab 1's plain gather (reference/coarsening/driver_baseline.cu, in the student kit
+// only compiled) is timed on the same inputs instead.
+#include <stdexcept>
+
 #include "coarsening.h"
 #include "dcs/input.h"
 #include "driver_baseline.h"
@@ -19,6 +22,11 @@ void coarsened(gpulab::RunContext& ctx) {
       "dcs_coarsened");
   ctx.result["work"] = static_cast<double>(in.points()) * in.n_atoms;
   if (ctx.time_baseline) {
+    if (!baseline_plain_gather)
+      throw std::runtime_error(
+          "this runner has no baseline: its driver was built without "
+          "reference/coarsening/driver_baseline.cu (the student kit times the baseline with the "
+          "runner it ships, runners/coarsening-baseline)");
     const gpulab::TimingResult plain = gpulab::time_gpu_baseline(ctx, sets, [&](int s) {
       baseline_plain_gather(atoms.get(s), in.n_atoms, in.lattice, out.get(s));
     });

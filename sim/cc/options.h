@@ -24,6 +24,11 @@ struct Options {
   std::vector<std::string> link;          // -L, -l, -Xlinker, -pthread, objects (link only)
 };
 
+// Whether `args` ask for the usage (-h, --help); print_usage writes it, from the list of
+// options the parser reads.
+bool wants_help(const std::vector<std::string>& args);
+void print_usage(std::ostream& out);
+
 // Parses `args`; on a bad command line writes why to `err` and returns false.
 bool parse_options(const std::vector<std::string>& args, Options& options, std::ostream& err);
 

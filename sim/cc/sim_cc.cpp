@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "options.h"
 #include "run_command.h"
@@ -166,6 +167,10 @@ int sim_cc(const std::vector<std::string>& args, std::ostream& err) {
 }
 
 int sim_cc(const std::vector<std::string>& args, std::ostream& err, const Paths& paths) {
+  if (wants_help(args)) {
+    print_usage(std::cout);
+    return 0;
+  }
   Options options;
   if (!parse_options(args, options, err)) return 2;
   TempDir tmp;

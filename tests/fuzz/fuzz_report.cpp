@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "failure_messages.h"
 #include "fuzz_target.h"
 #include "report.h"
 #include "safe_text.h"
@@ -79,5 +80,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_REQUIRE(!back.is_discarded() && back == j);
   FUZZ_REQUIRE(j.contains("score") == (r.grader_error.empty() && r.stopped_by == 0));
   FUZZ_REQUIRE(gpulab::is_safe_text(r.summary()) && gpulab::is_safe_text(r.table()));
+  FUZZ_REQUIRE(gpulab::is_safe_text(gpulab::failure_messages(r, gpulab::TerminalStyle())));
   return 0;
 }

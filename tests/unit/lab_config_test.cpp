@@ -282,6 +282,9 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
          j["driver_files"] = {"driver.cpp", "../x.cu"};
        },
        {"driver_files", "\"../x.cu\""}},
+      {"reference driver file outside reference/<lab>/",
+       [](json& j) { j["reference_driver_files"] = {"../../labs/scan/x.cu"}; },
+       {"reference_driver_files", "\"../../labs/scan/x.cu\""}},
       {"student file outside the folder",
        [](json& j) {
          j["student_files"] = {"dcs.cu", "../x.cu"};
@@ -330,6 +333,9 @@ TEST_CASE("the coarsening lab.json: trusted .cu driver files and speedup points"
   const json j = json::parse(test::read_file(file));
   const LabConfig lab = LabConfig::load(file);
   CHECK(lab.driver_files == j["driver_files"].get<std::vector<std::string>>());
+  // Lab 1's plain gather is the instructor's alone: reference/coarsening/, never labs/.
+  CHECK(lab.reference_driver_files == std::vector<std::string>{"driver_baseline.cu"});
+  CHECK(sg.reference_driver_files.empty());
   const auto& r = lab.rubric.at("coarsened");
   CHECK(r.speedup.points == j["rubric"]["coarsened"]["speedup"]["points"].get<double>());
   CHECK(r.speedup.at_least == j["rubric"]["coarsened"]["speedup"]["at_least"].get<double>());

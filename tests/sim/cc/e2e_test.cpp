@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "options.h"
 #include "sim_cc.h"
 
 namespace {
@@ -133,6 +134,59 @@ TEST_SUITE("e2e") {
     CHECK(rc != 0);
     CHECK(messages.str().find("compile_error.cu:6:3: error") != std::string::npos);
   }
+  // --help prints the list the parser reads: every spelling it shows is taken (with a value
+  // where it shows one), and nothing else is.
+  TEST_CASE("--help lists the options the parser takes") {
+    std::ostringstream usage;
+    gpulab_sim_cc::print_usage(usage);
+    CHECK(gpulab_sim_cc::wants_help({"-h"}));
+    CHECK(gpulab_sim_cc::wants_help({"prog.cu", "--help"}));
+    CHECK_FALSE(gpulab_sim_cc::wants_help({"prog.cu"}));
+    std::istringstream lines(usage.str());
+    int checked = 0;
+    bool gpu_only = false;
+    for (std::string line; std::getline(lines, line);) {
+      std::vector<std::string> names;
+      std::string value;
+      if (line.rfind("  GPU-only", 0) == 0) {
+        gpu_only = true;
+        continue;
+      }
+      if (gpu_only && line.rfind("      -", 0) == 0) {  // the GPU-only spellings, a line of them
+        std::istringstream words(line);
+        for (std::string w; words >> w;) names.push_back(w);
+        value = "sm_90";  // taken by those that take a value, an input file for the others
+      } else if (line.rfind("  -", 0) == 0 && line.rfind("  -h,", 0) != 0) {
+        gpu_only = false;
+        std::string spellings = line.substr(2);
+        const size_t space = spellings.find(' ');
+        if (space != std::string::npos) {
+          value = "v";
+          spellings = spellings.substr(0, space);
+        }
+        for (size_t start = 0; start < spellings.size();) {
+          const size_t comma = std::min(spellings.find(',', start), spellings.size());
+          std::string n = spellings.substr(start, comma - start);
+          if (n.size() > 3 && n.compare(n.size() - 3, 3, "...") == 0) n.resize(n.size() - 3);
+          names.push_back(n);
+          start = comma + 1;
+          while (start < spellings.size() && spellings[start] == ' ') ++start;
+        }
+      }
+      for (const auto& n : names) {
+        std::vector<std::string> args = {n};
+        if (!value.empty()) args.push_back(value);
+        args.push_back("prog.cu");
+        gpulab_sim_cc::Options o;
+        std::ostringstream err;
+        CHECK_MESSAGE(gpulab_sim_cc::parse_options(args, o, err), n << ": " << err.str());
+        ++checked;
+      }
+    }
+    CHECK(checked > 60);  // the options and the GPU-only spellings
+    CHECK(usage.str().find("--no-such-option") == std::string::npos);
+  }
+
   TEST_CASE("an unknown option is refused") {
     std::ostringstream messages;
     CHECK(gpulab_sim_cc::sim_cc({program("vector_add.cu"), "--no-such-option"}, messages) == 2);

@@ -1,15 +1,12 @@
-// coarsening's baseline: lab 1's plain gather (one thread per lattice point, every atom read
-// from global memory), the version the coarsened kernel must beat by the rubric's speedup. It
-// is trusted code, built with the lab's flags and timed in a process of its own, by a runner in
-// which no student function is called (the grader's baseline runner, grader/grade.cpp).
+// Appended to the reference's dcs.cu, whose own dcs_gather is renamed (tests/e2e/
+// lab1_curve_e2e.cpp): the plain gather, one thread per lattice point reading every atom from
+// global memory, with no tiles. Correct, and what lab 1's performance curve must not reward in
+// full. (It builds on its own too, as every shipped submission does.)
 #include <cuda_runtime.h>
 
-#include "coarsening.h"
-#include "driver_baseline.h"
+#include "dcs.h"
 
 namespace {
-
-constexpr int kBlock = 128;
 
 __global__ void plain_gather_kernel(const float4* __restrict__ atoms, int n_atoms, Lattice lat,
                                     float* __restrict__ potential) {
@@ -31,9 +28,9 @@ __global__ void plain_gather_kernel(const float4* __restrict__ atoms, int n_atom
 
 }  // namespace
 
-void baseline_plain_gather(const float* atoms, int n_atoms, Lattice lat, float* potential) {
+void dcs_gather(const float* atoms, int n_atoms, Lattice lat, float* potential) {
   const size_t points = static_cast<size_t>(lat.nx) * lat.ny * lat.nz;
-  const unsigned blocks = static_cast<unsigned>((points + kBlock - 1) / kBlock);
-  plain_gather_kernel<<<blocks, kBlock>>>(reinterpret_cast<const float4*>(atoms), n_atoms, lat,
-                                          potential);
+  const unsigned blocks = static_cast<unsigned>((points + 127) / 128);
+  plain_gather_kernel<<<blocks, 128>>>(reinterpret_cast<const float4*>(atoms), n_atoms, lat,
+                                       potential);
 }

@@ -1,0 +1,37 @@
+#include "run_terminal.h"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "exit_status.h"
+#include "failure_messages.h"
+#include "grade_steps.h"
+#include "progress.h"
+#include "stop_signals.h"
+#include "terminal_style.h"
+
+namespace gpulab {
+
+int run_and_show(GradeOptions options, const std::string& out) {
+  StepCounter steps(std::cerr, Progress::is_tty(STDERR_FILENO),
+                    Progress::terminal_width(STDERR_FILENO));
+  options.steps = &steps;
+  const Report report = grade(options, steps.log());
+  steps.clear();
+  finishing();  // a late stop signal now waits for this report (stop_signals.h)
+  if (!out.empty()) {
+    write_report(out, report);
+    std::cout << "wrote " << out << "\n";
+  }
+  const TerminalStyle style = TerminalStyle::for_fd(STDOUT_FILENO);
+  if (!report.rows.empty()) std::cout << report.table(style);
+  std::cout << failure_messages(report, style);
+  if (!report.rows.empty() || report.any_failed()) std::cout << "\n";
+  std::cout << report.summary(style) << std::flush;
+  if (report.stopped_by) return kExitStopped;
+  if (!report.grader_error.empty()) return kExitFailed;
+  return report.any_failed() ? kExitTestsFailed : kExitOk;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,142 @@
+#include "sanitizer_runs.h"
+
+#include <algorithm>
+
+#include "run_output.h"
+#include "runner_client.h"
+#include "safe_text.h"
+
+namespace gpulab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// One run under a tool, on the clock: the tools slow kernels down tens of times (racecheck the
+// most), and the public datasets are small.
+constexpr double kSanitizedRunLimitS = 300;
+// What a note quotes of a run's output.
+constexpr size_t kOutputQuoted = 1000;
+
+// The tools the grading runs: all of them for `run --sanitize`, lab.json's for grade.
+std::vector<std::string> asked_tools(const GradeContext& c) {
+  if (c.o.sanitize) return *c.o.sanitize ? sanitizer_tools() : std::vector<std::string>{};
+  return c.lab.sanitize_tools;
+}
+
+// The log a run left in `out_dir`, as much of it as is read.
+std::string read_log(const fs::path& out_dir) {
+  const RunOutput output(out_dir);
+  RunFile file = output.open(kSanitizerLog);
+  if (!file.is_open()) return {};
+  std::string text(kSanitizerLogLimit, '\0');
+  file.stream().read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(file.stream().gcount()));
+  return text;
+}
+
+}  // namespace
+
+std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
+                                                          ReportBuilder& out) {
+  const std::vector<std::string> tools = asked_tools(c);
+  if (tools.empty()) return nullptr;
+  const bool asked = c.o.sanitize.value_or(false);  // by the person running gpulab run
+  const std::string title = "compute-sanitizer not run: ";
+  if (c.sim()) {
+    if (asked)
+      out.note(title + "the CPU backend checks for the same bugs itself",
+               "compute-sanitizer runs on a GPU (the cuda backend); the CPU backend checks every "
+               "run for the same bugs itself.",
+               {});
+    return nullptr;
+  }
+  if (!c.device.usable) {  // GPU parts are not run at all then, which the report says
+    if (asked)
+      out.note(title + "no usable GPU",
+               "There is no usable CUDA GPU here (" + c.device.problem + ").", {});
+    return nullptr;
+  }
+  std::string why;
+  fs::path tool = find_compute_sanitizer(c.paths.nvcc, why);
+  if (tool.empty()) {
+    if (asked) throw std::runtime_error("--sanitize: " + why);
+    out.note(title + "not installed",
+             "lab.json asks grading to run compute-sanitizer on the public datasets, "
+             "but " +
+                 why + "; no dataset fails for it.",
+             {});
+    return nullptr;
+  }
+  return std::make_shared<SanitizerRuns>(c, std::move(tool), tools, asked);
+}
+
+bool SanitizerRuns::wanted(const PartSpec& part, const GroupSpec& g, bool passed,
+                           bool timed_out) const {
+  return part.gpu && !g.hidden && !g.timing && !timed_out && (passed || asked_);
+}
+
+const BuildResult& SanitizerRuns::build() {
+  if (build_) return *build_;
+  c_.steps.note("building " + c_.o.submission.string() + " again for compute-sanitizer (" +
+                kSanitizerBuildFlag + ")");
+  RunnerRecipe recipe = load_recipe(c_.paths, c_.lab, c_.o.backend);
+  recipe.nvcc_flags.push_back(kSanitizerBuildFlag);
+  build_ = std::make_unique<BuildResult>(
+      build_runner(recipe, c_.lab, c_.paths, c_.work / "submission",
+                   c_.work / "student-sanitize-build", c_.sandbox, RecipeUse::student));
+  return *build_;
+}
+
+SanitizerRuns::Verdict SanitizerRuns::check(const PartSpec& part, const DatasetDirs& d,
+                                            const std::vector<std::string>& flags) {
+  Verdict v;
+  const BuildResult& b = build();
+  if (!b.ok) {  // the graded build passed: this one is gpulab's problem, not the student's
+    v.notes = "\n  compute-sanitizer not run: the build with " + std::string(kSanitizerBuildFlag) +
+              " failed: " + quote_head(b.message, kOutputQuoted);
+    return v;
+  }
+  // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from there),
+  // where the sandbox does not show it already as part of the system.
+  std::error_code ec;
+  const fs::path toolkit = fs::weakly_canonical(tool_, ec).parent_path().parent_path();
+  const RunLimit limit = RunLimit::clock(kSanitizedRunLimitS,
+                                         "the limit under compute-sanitizer is " +
+                                             std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
+                                             " s on the clock");
+  std::vector<SanitizerFinding> found;
+  for (const std::string& tool : tools_) {
+    c_.steps.note(part.name + " on " + d.name + " under compute-sanitizer " + tool);
+    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / d.group / d.name;
+    fs::remove_all(out, ec);
+    const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
+                             toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
+                                                               : std::vector<fs::path>{toolkit}};
+    const RunOutcome o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, d, out,
+                                    false, {}, limit, flags, {}, wrapper);
+    const SanitizerReport r = parse_sanitizer_log(read_log(out), tool);
+    const bool fails = sanitizer_fails(r, o.process.exit_code);
+    if (!r.started && !fails) {
+      v.notes +=
+          "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() + ")" +
+          (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
+      continue;
+    }
+    v.fails = v.fails || fails;
+    const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
+                                         [](const SanitizerFinding& f) { return f.fails; });
+    found.insert(found.end(), r.findings.begin(), r.findings.end());
+    if (fails && !shown_fails)  // counted, or the exit status says so, but its log shows none
+      v.notes += "\n  compute-sanitizer " + tool + " found " +
+                 (r.errors > 0 ? std::to_string(r.errors) + " errors" : std::string("errors")) +
+                 " that its log does not show";
+    else if (!r.summarized && !fails)
+      v.notes += "\n  compute-sanitizer " + tool + " stopped before its end (the run " +
+                 limit.describe(o.process) + "); what it found until then is shown";
+  }
+  v.findings = std::move(found);
+  return v;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,77 @@
+// Bash completion (grader/completion.h): the script `gpulab completion bash` prints sources in
+// bash, and its completion function, asking `gpulab __complete`, offers the subcommands, a
+// subcommand's options, the lab ids, a lab's parts and the choices of a checked option.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "e2e_util.h"
+
+namespace {
+
+using namespace e2e;
+
+// COMPREPLY of the sourced script for `words` (after "gpulab", the last one being completed),
+// one per line.
+std::string completed(const fs::path& script, const std::vector<std::string>& words) {
+  std::string array = "COMP_WORDS=(" GPULAB_TEST_BINARY;
+  for (const auto& w : words) array += " '" + w + "'";
+  array += "); COMP_CWORD=" + std::to_string(words.size()) + ";";
+  const gpulab::ProcessResult p =
+      gpulab::run_process({{"bash", "--norc", "-c",
+                            "set -e; source '" + script.string() + "'; " + array +
+                                " _gpulab; printf '%s\\n' \"${COMPREPLY[@]}\""},
+                           script.parent_path(),
+                           60,
+                           1 << 20,
+                           0,
+                           0,
+                           {}});
+  REQUIRE_MESSAGE(p.exit_code == 0, p.output);
+  return "\n" + p.output;
+}
+
+bool offers(const std::string& reply, const std::string& word) {
+  return reply.find("\n" + word + "\n") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+  TEST_CASE("bash completion completes subcommands, options, labs, parts and choices") {
+    const fs::path dir = scratch("completion");
+    const gpulab::ProcessResult s = gpulab::run_process(
+        {{GPULAB_TEST_BINARY, "completion", "bash"}, dir, 60, 1 << 20, 0, 0, {}});
+    REQUIRE(s.exit_code == 0);
+    const fs::path script = dir / "gpulab.bash";
+    std::ofstream(script) << s.output;
+
+    const std::string subcommands = completed(script, {""});
+    CHECK(offers(subcommands, "run"));
+    CHECK(offers(subcommands, "grade"));
+    CHECK_FALSE(offers(subcommands, "__complete"));
+    const std::string r = completed(script, {"r"});
+    CHECK(offers(r, "run"));
+    CHECK_FALSE(offers(r, "grade"));
+
+    const std::string options = completed(script, {"run", "scan", "--"});
+    CHECK(offers(options, "--part"));
+    CHECK(offers(options, "--dataset"));
+    CHECK_FALSE(offers(options, "--hidden-seed"));  // grade's, not run's
+    CHECK_FALSE(offers(completed(script, {"grade", "scan", "--"}), "--grade-all-parent"));
+
+    const std::string labs = completed(script, {"run", ""});
+    for (const char* lab : {"scan", "scatter-gather", "coarsening"}) CHECK(offers(labs, lab));
+    const std::string parts = completed(script, {"run", "scatter-gather", "--part", ""});
+    for (const char* part : {"scatter", "gather", "cpu_fast"}) CHECK(offers(parts, part));
+    CHECK_FALSE(offers(parts, "exclusive"));
+    // --part=ga: bash splits at the '='.
+    const std::string joined = completed(script, {"run", "scatter-gather", "--part", "=", "ga"});
+    CHECK(offers(joined, "gather"));
+    CHECK_FALSE(offers(joined, "scatter"));
+    CHECK(offers(completed(script, {"run", "scatter-gather", "--dataset", "ti"}), "tiny"));
+    const std::string backends = completed(script, {"run", "scan", "--backend", ""});
+    CHECK(offers(backends, "sim"));
+    CHECK(offers(backends, "cuda"));
+  }
+}

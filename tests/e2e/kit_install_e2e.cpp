@@ -1,0 +1,111 @@
+// The student's install, in an unpacked student kit built with its README's one command (the
+// student preset): how long that takes, what it builds, and `gpulab run` taking the student's
+// files from the tree they stand in (grader/lab_tree.h), on the CPU backend by itself.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "e2e_util.h"
+#include "student_kit.h"
+
+namespace e2e {
+
+namespace {
+
+// The bar for the set-up on a fresh 2-core machine (README, "Student install").
+constexpr double kKitBuildLimitS = 300;
+
+struct Ran {
+  gpulab::ProcessResult process;
+  json report;
+};
+
+// The kit's `gpulab run scan --part exclusive --dataset int-33 --out <report> <extra>` in `cwd`.
+Ran kit_run_scan(const fs::path& cwd, const fs::path& report, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {student_kit().gpulab.string(),
+                                   "run",
+                                   "scan",
+                                   "--part",
+                                   "exclusive",
+                                   "--dataset",
+                                   "int-33",
+                                   "--out",
+                                   report.string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  Ran r;
+  r.process = run_in_kit(argv, cwd, {}, 300);
+  std::ifstream in(report);
+  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << r.process.output);
+  r.report = json::parse(in);
+  return r;
+}
+
+bool says(const gpulab::ProcessResult& p, const std::string& text) {
+  return p.output.find(text) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_SUITE("student-kit") {
+  TEST_CASE("the kit's build is the student preset: within the bar, the command and no more") {
+    const StudentKit& k = student_kit();
+    CHECK_MESSAGE(k.build_s <= kKitBuildLimitS, "the student kit's build took "
+                                                    << k.build_s << " s; the bar is "
+                                                    << kKitBuildLimitS << " s");
+    CHECK(fs::is_regular_file(k.kit / "CMakePresets.json"));
+    CHECK(fs::is_regular_file(k.kit / "build" / "bin" / "gpulab-sim-cc"));
+    CHECK(fs::is_regular_file(k.kit / "build" / "bin" / "gpulab-sim-rewrite"));
+    // No test binaries, no runners CMake would prebuild, no fuzzers, nothing compiled by nvcc.
+    CHECK_FALSE(fs::exists(k.kit / "build" / "tests"));
+    CHECK_FALSE(fs::exists(k.kit / "build" / "runners"));
+    CHECK_FALSE(fs::exists(k.kit / "build" / "bin" / "gpulab-build-runner"));
+    for (const auto& e : fs::recursive_directory_iterator(k.kit / "build")) {
+      INFO(e.path());
+      CHECK(e.path().string().find(".cu.o") == std::string::npos);
+    }
+  }
+
+  // The student works in a tree of their own: a copy of the kit's labs/scan, their finished
+  // scan.cu in it, and a lab.json they loosened. Run from the top of that tree and from its
+  // labs/scan, the kit's gpulab builds their file by the kit's own lab.json; from a folder in
+  // no tree, it takes the kit's labs/scan and says so.
+  TEST_CASE("run takes the files of the tree it stands in, never its lab.json") {
+    const StudentKit& k = student_kit();
+    const fs::path tree = k.root / "my-tree";
+    const fs::path lab = tree / "labs" / "scan";
+    fs::remove_all(tree);
+    fs::create_directories(tree / "labs");
+    fs::copy(k.kit / "labs" / "scan", lab, fs::copy_options::recursive);
+    fs::copy_file(kSource / "tests" / "submissions" / "scan" / "alt-correct" / "scan.cu",
+                  lab / "scan.cu", fs::copy_options::overwrite_existing);
+    std::ofstream(lab / "lab.json") << "{\"id\": \"scan\", \"tolerance\": \"anything goes\"}";
+
+    for (const fs::path& cwd : {tree, lab}) {
+      CAPTURE(cwd);
+      const Ran r = kit_run_scan(cwd, k.root / "tree.json");
+      INFO(r.process.output);
+      CHECK(r.process.exit_code == 0);
+      CHECK(score(r.report) == max_score(r.report));  // the kit's own scan.cu is the stub
+      CHECK(score(r.report) > 0);
+      CHECK(r.report.at("extra_data").at("gpulab").at("backend") == "sim");
+      CHECK(says(r.process, "running on the CPU backend (sim)"));
+      CHECK_FALSE(says(r.process, "your files:"));
+    }
+
+    const fs::path away = k.root / "no-tree";
+    fs::create_directories(away);
+    const Ran stub = kit_run_scan(away, k.root / "away.json");
+    INFO(stub.process.output);
+    CHECK(stub.process.exit_code != 0);  // the kit's stub fails
+    CHECK(score(stub.report) == 0);
+    CHECK(says(stub.process, "your files: " + (k.kit / "labs" / "scan").string()));
+
+    // --submission names the folder wherever the student stands.
+    const Ran named = kit_run_scan(away, k.root / "named.json", {"--submission", lab.string()});
+    INFO(named.process.output);
+    CHECK(score(named.report) == max_score(named.report));
+    CHECK_FALSE(says(named.process, "your files:"));
+  }
+}
+
+}  // namespace e2e

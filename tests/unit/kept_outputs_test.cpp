@@ -1,0 +1,67 @@
+// run --keep-outputs (kept_outputs.h): a run's outputs kept beside the expected ones, only as
+// well-formed arrays of the expected shape read without following links, replacing an
+// earlier run's.
+#include "kept_outputs.h"
+
+#include <doctest/doctest.h>
+
+#include "npy.h"
+#include "test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Fixture {
+  test::TempDir dir;
+  gpulab::LabConfig lab =
+      gpulab::LabConfig::load(test::source_dir() / "labs" / "scatter-gather" / "lab.json");
+  gpulab::DatasetDirs ds;
+  const gpulab::PartSpec* part = lab.part("gather");
+  std::vector<size_t> shape = {5, 31, 33};
+  fs::path kept = dir / "kept" / "gather" / "odd";
+
+  Fixture() {
+    const gpulab::DatasetSpec spec{
+        "odd", {{"nx", 33}, {"ny", 31}, {"nz", 5}, {"n_atoms", 37}, {"h", 0.5}}, 3, {}};
+    ds = gpulab::materialize(lab, lab.groups.at(0), spec, "", dir / "datasets");
+    fs::create_directories(dir / "out");
+  }
+  std::string keep() { return gpulab::keep_outputs(lab, *part, ds, dir / "out", dir / "kept"); }
+};
+
+}  // namespace
+
+TEST_CASE("a run's output is kept as written, beside the expected one") {
+  Fixture f;
+  std::vector<float> got(5 * 31 * 33, 0.25f);
+  gpulab::write_npy(f.dir / "out" / "potential.npy", f.shape, got.data());
+  CHECK(f.keep().empty());
+  const gpulab::NpyArray kept = gpulab::read_npy(f.kept / "potential.npy", gpulab::DType::f32);
+  CHECK(kept.shape == f.shape);
+  CHECK(kept.as<float>()[17] == 0.25f);
+  CHECK(test::read_file(f.kept / "potential.expected.npy") ==
+        test::read_file(f.ds.expected / "potential.npy"));
+  CHECK(gpulab::kept_outputs_dir(f.dir / "kept", "gather", "odd") == f.kept);
+}
+
+TEST_CASE("an output of the wrong shape, through a link or missing is not kept") {
+  Fixture f;
+  std::vector<float> got(5 * 31 * 33, 1.0f);
+  gpulab::write_npy(f.dir / "out" / "potential.npy", f.shape, got.data());
+  REQUIRE(f.keep().empty());
+  // A later run wrote the wrong shape: the earlier run's output does not stay to mislead.
+  gpulab::write_npy(f.dir / "out" / "potential.npy", {7}, got.data());
+  CHECK(test::contains(f.keep(), "shape"));
+  CHECK_FALSE(fs::exists(f.kept / "potential.npy"));
+  CHECK(fs::exists(f.kept / "potential.expected.npy"));
+  // A link to a file the run could not read (an expected output): never followed.
+  fs::remove(f.dir / "out" / "potential.npy");
+  fs::create_symlink(f.ds.expected / "potential.npy", f.dir / "out" / "potential.npy");
+  CHECK(test::contains(f.keep(), "potential not kept"));
+  CHECK_FALSE(fs::exists(f.kept / "potential.npy"));
+  fs::remove(f.dir / "out" / "potential.npy");
+  CHECK(test::contains(f.keep(), "potential not kept"));
+  for (const auto& e : fs::directory_iterator(f.kept))
+    CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+}

@@ -14,6 +14,7 @@
 #include "cache_command.h"
 #include "completion.h"
 #include "datasets_command.h"
+#include "environment_help.h"
 #include "exit_status.h"
 #include "grade.h"
 #include "grade_all.h"
@@ -126,6 +127,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "sim-cc") return cmd_sim_cc(argc, argv);
   CLI::App app{"gpulab: CUDA labs with an autograder"};
   app.set_version_flag("--version", std::string("gpulab ") + GPULAB_VERSION);
+  app.footer(environment_help());
   app.require_subcommand(1);
 
   app.add_subcommand("labs", "List the labs");
@@ -146,8 +148,8 @@ int main(int argc, char** argv) {
                                  "Build your lab files and check them on the public "
                                  "datasets, with times where a GPU is present");
   run->add_option("lab", run_o.lab, "Lab id")->required();
-  run->add_option("--part", run_o.parts, "Only these parts");
-  run->add_option("--dataset", run_o.dataset, "Only this dataset");
+  run->add_option("--part", run_o.parts, "Only these parts (default: every part)");
+  run->add_option("--dataset", run_o.dataset, "Only this dataset (default: every public dataset)");
   run->add_option("--submission,--src", run_o.submission,
                   "A folder, or one of your lab files (default: labs/<lab> of the gpulab tree "
                   "you are in)");
@@ -156,6 +158,9 @@ int main(int argc, char** argv) {
                           ->check(CLI::IsMember({"cuda", "sim"}));
   run->add_flag("--no-time", run_no_time, "Skip the timed runs");
   run->add_option("--out", run_out, "Also write a results.json here");
+  bool run_verbose = false;
+  run->add_flag("--verbose,-v", run_verbose,
+                "A line per step (each build, dataset and timed round) instead of the counter");
   run->add_option("--keep-outputs", run_o.keep_outputs,
                   "Keep your outputs beside the expected ones here, as .npy "
                   "(DIR/<part>/<dataset>/<output>.npy and <output>.expected.npy)");
@@ -176,11 +181,14 @@ int main(int argc, char** argv) {
                    "A folder, a .zip, a .tar.gz or one of the lab's files (docs/GRADING.md)")
       ->required();
   grade_cmd->add_option("--out", grade_out, "The report to write")->required();
-  grade_cmd->add_option("--part", grade_o.parts, "Only these parts");
+  grade_cmd->add_option("--part", grade_o.parts, "Only these parts (default: every part)");
   grade_cmd->add_option("--hidden-seed", hidden_seed,
                         "The secret the hidden datasets are drawn from: any text, best long and "
-                        "random (openssl rand -hex 16)");
-  grade_cmd->add_option("--backend", grade_o.backend, "cuda")
+                        "random (openssl rand -hex 16) (default: $GPULAB_HIDDEN_SEED)");
+  grade_cmd
+      ->add_option(
+          "--backend", grade_o.backend,
+          std::string("cuda or sim (default: ") + (kCudaRunnersBuilt ? "cuda" : "sim") + ")")
       ->check(CLI::IsMember({"cuda", "sim"}));
   grade_cmd->add_flag("--require-gpu", grade_o.require_gpu,
                       "Score GPU parts zero, rather than leave them out, without a GPU");
@@ -212,7 +220,10 @@ int main(int argc, char** argv) {
   all_cmd->add_option("--labs", all_o.labs, "Lab ids, comma-separated")->required()->delimiter(',');
   all_cmd->add_option("--out", all_o.out, "Output directory")->required();
   all_cmd->add_option("--jobs", all_o.jobs, "Submissions graded at once (default: CPU cores)");
-  all_cmd->add_option("--backend", all_o.backend, "cuda or sim")
+  all_cmd
+      ->add_option(
+          "--backend", all_o.backend,
+          std::string("cuda or sim (default: ") + (kCudaRunnersBuilt ? "cuda" : "sim") + ")")
       ->check(CLI::IsMember({"cuda", "sim"}));
   auto* all_seed_opt =
       all_cmd->add_option("--hidden-seed", all_seed, "The hidden datasets' secret (as grade)");
@@ -245,7 +256,7 @@ int main(int argc, char** argv) {
   auto* time_cmd = app.add_subcommand(
       "time", "Time your code against the reference's on any part and dataset, as grading does");
   time_cmd->add_option("lab", time_o.lab, "Lab id")->required();
-  time_cmd->add_option("--part", time_o.parts, "Only these parts");
+  time_cmd->add_option("--part", time_o.parts, "Only these parts (default: every part)");
   time_cmd->add_option("--dataset", time_o.dataset, "This dataset (default: the timing ones)");
   time_cmd->add_option("--submission", time_o.submission,
                        "A folder, or a variant of your lab file (default: labs/<lab>)");
@@ -255,7 +266,7 @@ int main(int argc, char** argv) {
   BenchOptions bench_o;
   auto* bench_cmd = app.add_subcommand("bench", "Time the reference against the hardware ceiling");
   bench_cmd->add_option("lab", bench_o.lab, "Lab id")->required();
-  bench_cmd->add_option("--part", bench_o.part, "Only this part");
+  bench_cmd->add_option("--part", bench_o.part, "Only this part (default: every part)");
   bench_cmd->add_option("--runner", bench_o.runner, "Bench this runner instead of the reference");
 
   DatasetsOptions ds_o;
@@ -304,7 +315,7 @@ int main(int argc, char** argv) {
       run_o.performance = !run_no_time;
       run_o.sanitize = run_sanitize;
       stop_grading_on_signals(run_o, run_out);
-      return run_and_show(run_o, run_out);
+      return run_and_show(run_o, run_out, run_verbose);
     }
     if (grade_cmd->parsed()) {
       if (grade_all_parent) die_with_parent(grade_all_parent);

@@ -13,10 +13,11 @@
 
 namespace gpulab {
 
-int run_and_show(GradeOptions options, const std::string& out) {
-  StepCounter steps(std::cerr, Progress::is_tty(STDERR_FILENO),
+int run_and_show(GradeOptions options, const std::string& out, bool verbose) {
+  StepCounter steps(std::cerr, Progress::is_tty(STDERR_FILENO) && !verbose,
                     Progress::terminal_width(STDERR_FILENO));
-  options.steps = &steps;
+  LogSteps lines(steps.log());
+  options.steps = verbose ? static_cast<GradeSteps*>(&lines) : &steps;
   const Report report = grade(options, steps.log());
   steps.clear();
   finishing();  // a late stop signal now waits for this report (stop_signals.h)

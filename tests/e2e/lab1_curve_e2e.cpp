@@ -1,8 +1,8 @@
 // Lab 1's performance score rewards the tiling its handout teaches: on the GPU the plain
 // gather (one thread per lattice point, every atom read from global memory, no tiles) is
-// correct but earns at most 3/4 of gather's performance points, while the reference earns all
-// of them (labs_e2e.cpp). On an H200 the plain gather's time ratio is about 1.75 (docs/PERF.md),
-// so 1.2 / 1.75 of the points.
+// correct but earns at most 4/5 of gather's performance points, while the reference earns all
+// of them (labs_e2e.cpp). On an H200 the plain gather's time ratio was 1.64 (docs/PERF.md), so
+// 1.2 / 1.64 = 73% of the points; 4/5 leaves room for another GPU's ratio.
 #include <doctest/doctest.h>
 
 #include "e2e_util.h"
@@ -31,7 +31,7 @@ TEST_SUITE("gpu-labs") {
     const json perf = test_named(g.report, "gather: performance");
     const double max = perf.at("max_score").get<double>();
     CHECK(max > 0);
-    CHECK(perf.at("score").get<double>() <= 0.75 * max);
+    CHECK(perf.at("score").get<double>() <= 0.8 * max);
     CHECK(perf.at("score").get<double>() > 0);
   }
 }

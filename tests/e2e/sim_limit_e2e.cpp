@@ -40,14 +40,14 @@ void set_rule(const fs::path& src, double over_reference, double floor_s) {
   std::ofstream(lab_json) << lab.dump(2);
 }
 
-// `gpulab run` of cpu_fast on the one dataset, on the CPU backend: the report's public test,
-// and what gpulab said.
+// `gpulab run --verbose` of cpu_fast on the one dataset, on the CPU backend: the report's
+// public test, and what gpulab said (a line per step).
 std::pair<json, std::string> run_slow(const fs::path& src, const fs::path& submission,
                                       const fs::path& cache) {
   const fs::path report = scratch("sim-limit-report") / "results.json";
   const gpulab::ProcessResult p = gpulab::run_process(
       {{GPULAB_TEST_BINARY, "run", "scatter-gather", "--src", submission.string(), "--part",
-        "cpu_fast", "--dataset", kDataset, "--backend", "sim", "--no-time", "--out",
+        "cpu_fast", "--dataset", kDataset, "--backend", "sim", "--no-time", "--verbose", "--out",
         report.string()},
        report.parent_path(),
        300,

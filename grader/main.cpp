@@ -348,7 +348,10 @@ int main(int argc, char** argv) {
       return make_gradescope_package(gs_lab, *seed, gs_out, std::cout);
     }
     if (dist_cmd->parsed()) return make_student_kit(dist_out, std::cout);
-    if (time_cmd->parsed()) return time_command(time_o, std::cout, std::cerr);
+    if (time_cmd->parsed()) {
+      stop_at_once_on_signals("time", "removed the dataset being made");
+      return time_command(time_o, std::cout, std::cerr);
+    }
     if (bench_cmd->parsed()) {
       stop_at_once_on_signals("bench", "removed the dataset being made");
       return bench(bench_o, std::cout);

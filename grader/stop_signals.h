@@ -36,7 +36,7 @@ constexpr double kStopGraceS = 3;
 // Installs the above. Call at most once, before any thread starts.
 void stop_on_signals(double grace_s, std::function<void(int signal)> last_words);
 
-// For a command that writes no report (datasets, bench): the above with no grace period, so
+// For a command that writes no report (datasets, bench, time): the above with no grace period, so
 // that a signal stops it at once, removing what it was making, with "gpulab <command>: stopped
 // by SIGINT; <after>" on stderr (a fresh line when stdout is a terminal's progress line).
 void stop_at_once_on_signals(const std::string& command, const std::string& after);

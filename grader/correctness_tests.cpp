@@ -77,11 +77,11 @@ bool CorrectnessTests::grade(const PartSpec& part) {
         line = std::string(pass ? "PASS " : "FAIL ") + ds->name + ": " + c.message;
         if (c.pass && bug_found)
           line +=
-              " The outputs are right, but the CPU backend found a bug that can give "
+              "\nThe outputs are right, but the CPU backend found a bug that can give "
               "wrong results on a GPU:";
         else if (c.pass && sanitized.fails)
           line +=
-              " The outputs are right, but compute-sanitizer found a bug that can give wrong "
+              "\nThe outputs are right, but compute-sanitizer found a bug that can give wrong "
               "results:";
       } else {
         sanitize(false);

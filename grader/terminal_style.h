@@ -1,5 +1,5 @@
 // How gpulab's terminal output looks: in colour on a terminal, plain in a log, a pipe or a file,
-// and plain wherever NO_COLOR is set to anything but the empty string (https://no-color.org).
+// and plain wherever NO_COLOR is set to anything but the empty string.
 // Decided here once; the table, the summary and the failure messages (report.cpp,
 // failure_messages.cpp) only ask for a role's look.
 #pragma once

@@ -42,7 +42,8 @@ std::vector<std::string> lines_of(const std::string& s) {
 
 TEST_CASE("colour on a terminal only, and never where NO_COLOR is set to something") {
   CHECK(TerminalStyle::decide(true, nullptr).colour());
-  CHECK(TerminalStyle::decide(true, "").colour());  // empty counts as unset (no-color.org)
+  CHECK(TerminalStyle::decide(true, "")
+            .colour());  // empty counts as unset, as NO_COLOR's convention says
   CHECK_FALSE(TerminalStyle::decide(true, "1").colour());
   CHECK_FALSE(TerminalStyle::decide(true, "0").colour());  // any value at all
   CHECK_FALSE(TerminalStyle::decide(false, nullptr).colour());

@@ -68,11 +68,6 @@ constexpr const char* kTmpPrefix = "gpulab-adversary-";
 // How far a timed attack's score may lie above its honest twin's by timing noise alone.
 constexpr double kTimedScoreNoise = 1.0;
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
     text.replace(at, from.size(), to);

@@ -20,22 +20,6 @@ namespace {
 using namespace e2e;
 using Clock = std::chrono::steady_clock;
 
-gpulab::ProcessResult run(std::vector<std::string> argv, const fs::path& cwd,
-                          std::vector<std::string> env = {}, double timeout_s = 1500) {
-  gpulab::ProcessOptions po;
-  po.argv = std::move(argv);
-  po.cwd = cwd;
-  po.timeout_s = timeout_s;
-  po.output_limit = 1 << 20;
-  po.env = std::move(env);
-  return gpulab::run_process(po);
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 json read_json(const fs::path& file) {
   std::ifstream in(file);
   REQUIRE_MESSAGE(in.good(), "missing " << file);
@@ -85,9 +69,10 @@ TEST_SUITE("gradescope") {
   TEST_CASE("the Gradescope autograder sets up and grades in a directory laid out like it") {
     const fs::path dir = scratch("gradescope");
     const std::string seed = unique_seed();
-    const auto made = run({GPULAB_TEST_BINARY, "package", "gradescope", "scatter-gather", "--out",
-                           (dir / "autograder.zip").string(), "--hidden-seed", seed},
-                          dir);
+    const auto made =
+        run_command({GPULAB_TEST_BINARY, "package", "gradescope", "scatter-gather", "--out",
+                     (dir / "autograder.zip").string(), "--hidden-seed", seed},
+                    dir);
     INFO(made.output);
     REQUIRE(made.exit_code == 0);
 
@@ -95,7 +80,7 @@ TEST_SUITE("gradescope") {
     const fs::path root = dir / "autograder";
     fs::create_directories(root / "results");
     fs::create_directories(root / "submission");
-    const auto unzip = run(
+    const auto unzip = run_command(
         {"unzip", "-q", (dir / "autograder.zip").string(), "-d", (root / "source").string()}, dir);
     REQUIRE_MESSAGE(unzip.exit_code == 0, unzip.output);
     for (const char* script : {"setup.sh", "run_autograder"}) {
@@ -110,7 +95,7 @@ TEST_SUITE("gradescope") {
 
     const std::vector<std::string> env = {"GPULAB_AUTOGRADER_ROOT=" + root.string()};
     const auto t0 = Clock::now();
-    const auto setup = run({"bash", (root / "source" / "setup.sh").string()}, root, env);
+    const auto setup = run_command({"bash", (root / "source" / "setup.sh").string()}, root, env);
     const double setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
     MESSAGE("Gradescope setup.sh took " << setup_s << " s");
     REQUIRE_MESSAGE(setup.exit_code == 0, setup.output);
@@ -122,7 +107,7 @@ TEST_SUITE("gradescope") {
       fs::create_directories(root / "submission");
       fs::copy_file(file, root / "submission" / "dcs.cu");
       fs::remove(root / "results" / "results.json");
-      const auto r = run({(root / "run_autograder").string()}, root, env);
+      const auto r = run_command({(root / "run_autograder").string()}, root, env);
       INFO(r.output);
       CHECK(r.exit_code == 0);
       return read_json(root / "results" / "results.json");
@@ -138,10 +123,10 @@ TEST_SUITE("gradescope") {
     CHECK(contains(test_named(stub, "gather: correctness on the public"), "never written"));
     // The hidden datasets are the instructor's seed's: the same as gpulab grade with that seed.
     const auto local =
-        run({GPULAB_TEST_BINARY, "grade", "scatter-gather", "--submission",
-             (kSubmissions / "bug-dropped-atom").string(), "--out", (dir / "local.json").string(),
-             "--backend", "sim", "--hidden-seed", seed},
-            dir);
+        run_command({GPULAB_TEST_BINARY, "grade", "scatter-gather", "--submission",
+                     (kSubmissions / "bug-dropped-atom").string(), "--out",
+                     (dir / "local.json").string(), "--backend", "sim", "--hidden-seed", seed},
+                    dir);
     REQUIRE_MESSAGE(local.exit_code == 0, local.output);
     const json packaged = grade_with(kSubmissions / "bug-dropped-atom" / "dcs.cu");
     // The instructors' details name each hidden dataset's largest error, which another seed

@@ -51,11 +51,6 @@ json read_json(const fs::path& file) {
   return json::parse(in);
 }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 void copy_submission(const std::string& name, const fs::path& to) {
   fs::create_directories(to);
   for (const auto& f : fs::directory_iterator(kSubmissions / name))
@@ -85,10 +80,6 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
     rows.push_back(row);
   }
   return rows;
-}
-
-bool said(const gpulab::ProcessResult& p, const std::string& text) {
-  return p.output.find(text) != std::string::npos;
 }
 
 // The correctness results of a report, which a regrade with the same seed must repeat: each

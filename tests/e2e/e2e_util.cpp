@@ -21,6 +21,26 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
+gpulab::ProcessResult run_command(std::vector<std::string> argv, const fs::path& cwd,
+                                  std::vector<std::string> env, double timeout_s) {
+  gpulab::ProcessOptions po;
+  po.argv = std::move(argv);
+  po.cwd = cwd;
+  po.timeout_s = timeout_s;
+  po.output_limit = 1 << 20;
+  po.env = std::move(env);
+  return gpulab::run_process(po);
+}
+
+bool said(const gpulab::ProcessResult& p, const std::string& text) {
+  return p.output.find(text) != std::string::npos;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 Graded grade(const std::string& lab, const fs::path& submission, std::vector<std::string> extra,
              double timeout_s, std::vector<std::string> env) {
   return grade_to(scratch(lab + "-" + submission.filename().string()) / "results.json", lab,

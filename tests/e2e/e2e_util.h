@@ -24,6 +24,17 @@ struct Graded {
 // A fresh directory per name and process: ctest runs the suites in parallel.
 fs::path scratch(const std::string& name);
 
+// Runs `argv` in `cwd`, `env` (NAME=VALUE entries) added to the environment, its output (up to
+// 1 MiB) kept.
+gpulab::ProcessResult run_command(std::vector<std::string> argv, const fs::path& cwd,
+                                  std::vector<std::string> env = {}, double timeout_s = 1500);
+
+// Whether a process's output holds `text`.
+bool said(const gpulab::ProcessResult& p, const std::string& text);
+
+// A file's bytes; empty where it cannot be read.
+std::string read_text(const fs::path& file);
+
 // The hidden seed these suites grade with (short, so gpulab warns that it is guessable).
 inline const std::string kHiddenSeed = "7";
 

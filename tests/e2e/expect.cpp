@@ -28,7 +28,8 @@ const std::vector<std::string> kNotGroups = {"part",
                                              "append_to_reference",
                                              "adversary"};
 
-std::string read_text(const fs::path& file) {
+// A file of the submission or the reference, which must be readable.
+std::string read_existing(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), "cannot read " << file);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -121,7 +122,7 @@ fs::path materialize(const Expected& e) {
       e.spec.contains("from_reference") || e.spec.contains("append_to_reference");
   bool templated = false;
   for (const auto& f : own_files(e))
-    templated = templated || read_text(f).find(kSourcePlaceholder) != std::string::npos;
+    templated = templated || read_existing(f).find(kSourcePlaceholder) != std::string::npos;
   if (!from_reference && !templated) return e.dir;
   const fs::path dir = scratch(e.lab + "-" + e.name + "-source") / e.name;
   fs::create_directories(dir);
@@ -132,7 +133,7 @@ fs::path materialize(const Expected& e) {
     for (const auto& f : fs::directory_iterator(ref)) fs::copy(f.path(), dir / f.path().filename());
     const json edits_by_file = e.spec.value("from_reference", json::object());
     for (const auto& [file, edits] : edits_by_file.items()) {
-      std::string text = read_text(ref / file);
+      std::string text = read_existing(ref / file);
       for (const auto& edit : edits) {
         const std::string old_text = edit.at(0).get<std::string>();
         const size_t at = text.find(old_text);
@@ -147,12 +148,12 @@ fs::path materialize(const Expected& e) {
     }
     for (const auto& file : e.spec.value("append_to_reference", json::array())) {
       const std::string name = file.get<std::string>();
-      const std::string text = read_text(dir / name) + "\n" + read_text(e.dir / name);
+      const std::string text = read_existing(dir / name) + "\n" + read_existing(e.dir / name);
       std::ofstream(dir / name, std::ios::binary) << text;
     }
   }
   for (const auto& f : fs::directory_iterator(dir)) {
-    std::string text = read_text(f.path());
+    std::string text = read_existing(f.path());
     replace_all(text, kSourcePlaceholder, kSource.string());
     std::ofstream(f.path(), std::ios::binary) << text;
   }

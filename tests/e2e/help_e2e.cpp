@@ -32,12 +32,7 @@ std::set<std::string> variables_read() {
 
 gpulab::ProcessResult gpulab_says(std::vector<std::string> args) {
   args.insert(args.begin(), GPULAB_TEST_BINARY);
-  gpulab::ProcessOptions po;
-  po.argv = std::move(args);
-  po.cwd = fs::temp_directory_path();
-  po.timeout_s = 60;
-  po.output_limit = 1 << 20;
-  return gpulab::run_process(po);
+  return run_command(std::move(args), fs::temp_directory_path(), {}, 60);
 }
 
 }  // namespace

@@ -8,15 +8,7 @@
 #include "e2e_util.h"
 #include "student_kit.h"
 
-namespace {
-
 using namespace e2e;
-
-bool said(const gpulab::ProcessResult& p, const std::string& text) {
-  return p.output.find(text) != std::string::npos;
-}
-
-}  // namespace
 
 TEST_SUITE("student-kit") {
   TEST_CASE("the kit's gpulab answers --version, --help, sim-cc --help, completion and cache") {

@@ -26,11 +26,6 @@ using namespace e2e;
 
 constexpr const char* kCommand = "build/gpulab ";
 
-std::string read_all(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // The gpulab commands of a handout: code lines (indented four spaces, or inside ``` fences)
 // that start with build/gpulab, without their trailing # comment, and inline `build/gpulab ...`
 // quotes of its text.
@@ -96,7 +91,7 @@ TEST_SUITE("student-kit") {
     for (const auto& e : fs::directory_iterator(kit.kit / "handouts")) {
       if (e.path().extension() != ".md") continue;
       ++handouts;
-      const std::vector<std::string> commands = handout_commands(read_all(e.path()));
+      const std::vector<std::string> commands = handout_commands(read_text(e.path()));
       CHECK_MESSAGE(!commands.empty(), e.path().filename() << " shows no gpulab command");
       bool times = false;
       for (const std::string& command : commands) {

@@ -17,11 +17,6 @@ namespace {
 
 using namespace e2e;
 
-std::string read_all(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 bool has_text(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -41,7 +36,7 @@ TEST_SUITE("student-kit") {
       "coarsening's baseline, every recorded architecture, no reference or gather source") {
     const StudentKit& k = student_kit();
     const fs::path runners = k.kit / "runners";
-    const json record = json::parse(read_all(runners / gpulab::kKitRunnerRecord));
+    const json record = json::parse(read_text(runners / gpulab::kKitRunnerRecord));
 
     // The architectures the build's manifests name, as dist names them.
     std::set<std::string> expected;
@@ -50,7 +45,7 @@ TEST_SUITE("student-kit") {
       const gpulab::LabConfig lab = gpulab::LabConfig::load(lab_json);
       expected.insert(lab.id + "-reference");
       if (!lab.reference_driver_files.empty()) expected.insert(lab.id + "-baseline");
-      const json manifest = json::parse(read_all(kBuild / "lib/manifests" / (lab.id + ".json")));
+      const json manifest = json::parse(read_text(kBuild / "lib/manifests" / (lab.id + ".json")));
       cmake_archs =
           manifest.at("backends").at("cuda").at("architectures").get<decltype(cmake_archs)>();
     }
@@ -58,7 +53,7 @@ TEST_SUITE("student-kit") {
     const gpulab::KitArchitectures archs = gpulab::kit_architectures(cmake_archs);
     CHECK(record.at("architectures").at("sass").get<std::vector<std::string>>() == archs.sass);
     CHECK(record.at("architectures").at("ptx").get<std::vector<std::string>>() == archs.ptx);
-    CHECK(read_all(k.kit / "README.md").find(archs.describe()) != std::string::npos);
+    CHECK(read_text(k.kit / "README.md").find(archs.describe()) != std::string::npos);
 
     std::set<std::string> shipped;
     for (const auto& e : fs::directory_iterator(runners))
@@ -88,14 +83,14 @@ TEST_SUITE("student-kit") {
     // the baseline kernel's definition.
     std::vector<std::string> secrets;
     for (const auto& e : fs::recursive_directory_iterator(kSource / "reference"))
-      if (e.is_regular_file()) secrets.push_back(read_all(e.path()));
+      if (e.is_regular_file()) secrets.push_back(read_text(e.path()));
     const fs::path gather = kSource / "reference/coarsening/driver_baseline.cu";
     REQUIRE(fs::is_regular_file(gather));
     secrets.push_back("__global__ void plain_gather_kernel(");
-    REQUIRE(has_text(read_all(gather), secrets.back()));
+    REQUIRE(has_text(read_text(gather), secrets.back()));
     for (const auto& e : fs::recursive_directory_iterator(k.kit)) {
       if (!e.is_regular_file() || e.path().string().find("/build/") != std::string::npos) continue;
-      const std::string text = read_all(e.path());
+      const std::string text = read_text(e.path());
       for (const auto& secret : secrets)
         CHECK_MESSAGE(text.find(secret) == std::string::npos, e.path().string()
                                                                   << " holds reference source");
@@ -131,7 +126,7 @@ TEST_SUITE("student-kit") {
     // A runner that does not go with the kit's harness is refused, by name.
     const fs::path harness_file = "harness/runner_main.cpp";
     const fs::path changed = build / "runner_main.cpp";
-    std::ofstream(changed) << read_all(k.kit / harness_file) << "\n// changed\n";
+    std::ofstream(changed) << read_text(k.kit / harness_file) << "\n// changed\n";
     const KitFile edited(harness_file, changed);
     const auto refused = run_in_kit(
         {k.gpulab.string(), "bench", "scatter-gather", "--part", "cpu_fast"}, {},

@@ -15,26 +15,10 @@ namespace e2e {
 
 namespace {
 
-std::string read_all(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A seed no file of gpulab contains by chance.
 std::string fresh_seed() {
   std::random_device rd;
   return std::to_string(9000000000000000000ull + (static_cast<uint64_t>(rd()) << 20) + rd() % 997);
-}
-
-gpulab::ProcessResult run_here(std::vector<std::string> argv, const fs::path& cwd,
-                               std::vector<std::string> env, double timeout_s) {
-  gpulab::ProcessOptions po;
-  po.argv = std::move(argv);
-  po.cwd = cwd;
-  po.timeout_s = timeout_s;
-  po.output_limit = 1 << 20;
-  po.env = std::move(env);
-  return gpulab::run_process(po);
 }
 
 StudentKit make_kit() {
@@ -43,11 +27,11 @@ StudentKit make_kit() {
   k.seed = fresh_seed();
   // An instructor's environment may hold the hidden seed; the kit must not.
   const auto made =
-      run_here({GPULAB_TEST_BINARY, "dist", "--out", (k.root / "kit.tar.gz").string()}, k.root,
-               {"GPULAB_HIDDEN_SEED=" + k.seed}, 600);
+      run_command({GPULAB_TEST_BINARY, "dist", "--out", (k.root / "kit.tar.gz").string()}, k.root,
+                  {"GPULAB_HIDDEN_SEED=" + k.seed}, 600);
   REQUIRE_MESSAGE(made.exit_code == 0, made.output);
   fs::create_directories(k.root / "unpacked");
-  const auto untar = run_here(
+  const auto untar = run_command(
       {"tar", "-xzf", (k.root / "kit.tar.gz").string(), "-C", (k.root / "unpacked").string()},
       k.root, {}, 300);
   REQUIRE_MESSAGE(untar.exit_code == 0, untar.output);
@@ -55,14 +39,15 @@ StudentKit make_kit() {
   REQUIRE(fs::is_regular_file(k.kit / "README.md"));
 
   // The README's build commands for a machine without a GPU, as a student runs them.
-  const std::string readme = read_all(k.kit / "README.md");
+  const std::string readme = read_text(k.kit / "README.md");
   std::smatch block;
   REQUIRE_MESSAGE(
       std::regex_search(readme, block,
                         std::regex("<!-- gpulab-kit: build-sim -->\\s*```sh\\n([^`]*)```")),
       "the kit's README has no build-sim block");
   const auto t0 = std::chrono::steady_clock::now();
-  const auto build = run_here({"bash", "-euo", "pipefail", "-c", block[1].str()}, k.kit, {}, 1500);
+  const auto build =
+      run_command({"bash", "-euo", "pipefail", "-c", block[1].str()}, k.kit, {}, 1500);
   k.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   MESSAGE("the student kit's build took " << k.build_s << " s");
   REQUIRE_MESSAGE(build.exit_code == 0, build.output);
@@ -90,11 +75,11 @@ const StudentKit& student_kit() {
 gpulab::ProcessResult run_in_kit(std::vector<std::string> argv, const fs::path& cwd,
                                  std::vector<std::string> env, double timeout_s) {
   const StudentKit& k = student_kit();
-  return run_here(std::move(argv), cwd.empty() ? k.kit : cwd, std::move(env), timeout_s);
+  return run_command(std::move(argv), cwd.empty() ? k.kit : cwd, std::move(env), timeout_s);
 }
 
 KitFile::KitFile(const fs::path& relative, const fs::path& replacement)
-    : file_(student_kit().kit / relative), original_(read_all(file_)) {
+    : file_(student_kit().kit / relative), original_(read_text(file_)) {
   REQUIRE_MESSAGE(fs::is_regular_file(file_), "the kit has no " << relative);
   fs::copy_file(replacement, file_, fs::copy_options::overwrite_existing);
 }

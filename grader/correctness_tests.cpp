@@ -25,7 +25,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
   std::vector<size_t> correctness_tests;  // their places in the report
   for (const auto& g : c_.lab.groups) {
     if (scope.group_off_backend(g, rubric))
-      out_.note(part.name + ": correctness on the " + g.name + " datasets not run (" +
+      out_.info(part.name + ": correctness on the " + g.name + " datasets not run (" +
                     c_.o.backend + " backend)",
                 "lab.json runs these datasets on other backends only (" +
                     nlohmann::json(g.backends).dump() + "), so their points are left out here.",
@@ -103,9 +103,10 @@ bool CorrectnessTests::grade(const PartSpec& part) {
     correctness_tests.push_back(
         out_.scored(part.name + ": correctness on the " + g.name + " datasets", all ? points : 0,
                     points, all, std::move(output), {part.name, g.name}));
+    out_.test(correctness_tests.back()).on_hidden_datasets = g.hidden;
     if (g.hidden)  // the details, for instructors only
-      out_.note(part.name + ": " + g.name + " dataset details (instructors)", details,
-                {part.name, g.name}, all, "hidden");
+      out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)",
+                              details, {part.name, g.name}, all);
   }
   if (!leaked_on.empty()) fail_for_state_leak(correctness_tests, leaked_on);
   return public_ok;

@@ -84,6 +84,7 @@ class Grading {
     const IntakeSpec intake_spec = IntakeSpec::of(c_.lab);
     const Intake intake = take_in_submission(c_.o.submission, intake_spec, src);
     if (!intake.accepted) {
+      report.outcome = SubmissionOutcome::kNotAccepted;
       out.parts_not_run("submission not accepted", intake.rejection);
       return;
     }
@@ -92,6 +93,7 @@ class Grading {
     c_.student =
         build_runner(c_.lab, c_.paths, src, c_.work / "student-build", c_.o.backend, c_.sandbox);
     if (!c_.student.ok) {
+      report.outcome = SubmissionOutcome::kNotBuilt;
       // The compiler's words name the work folder's copy: the student's own files instead.
       out.parts_not_run(
           "does not build",
@@ -217,14 +219,14 @@ class Grading {
     const bool public_ok = CorrectnessTests(c_, runners_, out).grade(part);
     if (!(rubric.timed_points() > 0)) return;
     if (c_.sim())
-      out.note(part.name + ": performance not measured (sim backend)",
+      out.info(part.name + ": performance not measured (sim backend)",
                "The CPU backend says nothing about speed on a GPU, so these points are left out "
                "here; grading on a GPU awards them.",
                {part.name, "performance"});
     else if (c_.o.performance)
       timed.grade(part, public_ok);
     else
-      out.note(part.name + ": performance not measured (--no-time)",
+      out.info(part.name + ": performance not measured (--no-time)",
                "Timing was switched off for this run.", {part.name, "performance"});
   }
 

@@ -22,7 +22,7 @@
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
-#include "report.h"
+#include "report_formats.h"
 #include "roster.h"
 #include "secret.h"
 
@@ -264,7 +264,7 @@ class ClassGrading {
       failed.environment = {{"version", GPULAB_VERSION}, {"lab", j.lab}, {"backend", o_.backend}};
       write_report(j.dir / kReport, failed);
       fs::remove(j.dir / kPartial);
-      report = failed.to_json();
+      report = report_json(failed, ReportFormat::kGradescope);
     }
     const bool ok = report->contains("score");
     double max = 0;

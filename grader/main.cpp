@@ -17,6 +17,7 @@
 #include "environment_help.h"
 #include "exit_status.h"
 #include "grade.h"
+#include "report_formats.h"
 #include "grade_all.h"
 #include "gradescope_package.h"
 #include "lab_config.h"
@@ -59,11 +60,11 @@ int cmd_labs() {
 }
 
 // gpulab grade's end (run's is run_terminal.h's): exits 0 whatever the score.
-int finish(const Report& report, const std::string& out) {
+int finish(const Report& report, const ReportOut& out) {
   finishing();  // a late stop signal now waits for this report (stop_signals.h)
-  if (!out.empty()) {
-    write_report(out, report);
-    std::cout << "wrote " << out << "\n";
+  if (!out.path.empty()) {
+    out.write(report);
+    std::cout << "wrote " << out.path.string() << "\n";
   }
   std::cout << report.summary();
   return report.stopped_by ? kExitStopped : report.grader_error.empty() ? kExitOk : kExitFailed;
@@ -71,12 +72,21 @@ int finish(const Report& report, const std::string& out) {
 
 // From here a SIGTERM or SIGINT stops the grading with a report that says so (stop_signals.h);
 // should the grader not come back in time, the report is the lab and the signal alone.
-void stop_grading_on_signals(const GradeOptions& o, const std::string& out) {
+void stop_grading_on_signals(const GradeOptions& o, const ReportOut& out) {
   stop_on_signals(kStopGraceS, [o, out](int signal) {
-    if (!out.empty()) write_report(out, stopped_report(o, signal));
+    if (!out.path.empty()) out.write(stopped_report(o, signal));
     std::cerr << "gpulab: stopped by " << signal_name(signal) << " before the grading finished"
-              << (out.empty() ? "" : "; wrote " + out) << "\n";
+              << (out.path.empty() ? "" : "; wrote " + out.path.string()) << "\n";
   });
+}
+
+// --format: one of report_formats.h's list, the format of --out's report.
+void add_format_option(CLI::App* command, ReportOut& out) {
+  command
+      ->add_option_function<std::string>(
+          "--format", [&out](const std::string& name) { out.format = *format_named(name); },
+          "The report's format (default: gradescope):\n" + formats_help())
+      ->check(CLI::IsMember(format_names()));
 }
 
 int cmd_rubric(const std::string& id, bool update) {
@@ -141,7 +151,7 @@ int main(int argc, char** argv) {
   GradeOptions run_o, grade_o;
   // Built for the CPU backend alone (-DGPULAB_CUDA_RUNNERS=OFF): that is the backend to use.
   if (!kCudaRunnersBuilt) run_o.backend = grade_o.backend = "sim";
-  std::string run_out, grade_out;
+  ReportOut run_out, grade_out;
   bool run_no_time = false;
   std::string hidden_seed;
   auto* run = app.add_subcommand("run",
@@ -157,7 +167,8 @@ int main(int argc, char** argv) {
                                       "cuda or sim (default: cuda where a GPU is, else sim)")
                           ->check(CLI::IsMember({"cuda", "sim"}));
   run->add_flag("--no-time", run_no_time, "Skip the timed runs");
-  run->add_option("--out", run_out, "Also write a results.json here");
+  run->add_option("--out", run_out.path, "Also write a report here (results.json)");
+  add_format_option(run, run_out);
   bool run_verbose = false;
   run->add_flag("--verbose,-v", run_verbose,
                 "A line per step (each build, dataset and timed round) instead of the counter");
@@ -180,7 +191,8 @@ int main(int argc, char** argv) {
       ->add_option("--submission", grade_o.submission,
                    "A folder, a .zip, a .tar.gz or one of the lab's files (docs/GRADING.md)")
       ->required();
-  grade_cmd->add_option("--out", grade_out, "The report to write")->required();
+  grade_cmd->add_option("--out", grade_out.path, "The report to write")->required();
+  add_format_option(grade_cmd, grade_out);
   grade_cmd->add_option("--part", grade_o.parts, "Only these parts (default: every part)");
   grade_cmd->add_option("--hidden-seed", hidden_seed,
                         "The secret the hidden datasets are drawn from: any text, best long and "

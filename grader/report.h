@@ -1,8 +1,11 @@
-// The score report in Gradescope's results.json schema, and the short terminal summary.
+// A grading's report: the one internal form every output is written from (report_formats.h:
+// Gradescope's results.json, PrairieLearn's, GitHub Classroom's, gpulab's own), and the short
+// terminal summary and table of `gpulab run`.
 #pragma once
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +19,38 @@ struct Test {
   bool passed = false;
   std::string output;
   std::string visibility = "visible";  // "hidden": instructors only
+  // Graded on the instructor's hidden datasets: its result reaches students later (Gradescope:
+  // after the due date, or once published), while a visible line says that it exists.
+  bool on_hidden_datasets = false;
+  // A line of information, not a test: worth nothing and neither passed nor failed (a group
+  // not run on this backend, performance not measured here). Platforms that show each test as
+  // passed or failed get it as text instead.
+  bool info = false;
   std::vector<std::string> tags;
   nlohmann::json extra = nlohmann::json::object();
+};
+
+// What became of the submission as a whole, each with its name in reports: one list.
+#define GPULAB_SUBMISSION_OUTCOMES(X)                                                  \
+  X(kGraded, "graded", "taken in and built; its parts were graded")                   \
+  X(kNotAccepted, "not accepted", "refused at intake (files missing, too large, ...)") \
+  X(kNotBuilt, "did not build", "the compiler or the linker failed on it")
+
+enum class SubmissionOutcome {
+#define GPULAB_OUTCOME_ENUM(id, name, what) id,
+  GPULAB_SUBMISSION_OUTCOMES(GPULAB_OUTCOME_ENUM)
+#undef GPULAB_OUTCOME_ENUM
+};
+
+const char* outcome_name(SubmissionOutcome outcome);
+// The outcome named `name`; nullopt for a name that is none.
+std::optional<SubmissionOutcome> outcome_named(const std::string& name);
+
+// A score that replaces the tests' sum (a late penalty, a submission past the limit): the
+// tests keep their points, and every output gives this score with the reason.
+struct ScoreAdjustment {
+  double score = 0;
+  std::string why;
 };
 
 struct LeaderboardEntry {
@@ -45,22 +78,21 @@ struct Report {
   // The signal (SIGTERM, SIGINT) that stopped the grading before it finished (stop_signals.h):
   // then no score is given, and the tests are those finished before it stopped.
   int stopped_by = 0;
+  SubmissionOutcome outcome = SubmissionOutcome::kGraded;
+  std::optional<ScoreAdjustment> adjustment;
 
+  // Whether the report carries a score at all: not when the grader failed or was stopped.
+  bool scored() const { return grader_error.empty() && !stopped_by; }
+  // The sum of the tests' points and of their maxima.
   double score() const;
   double max_score() const;
-  nlohmann::json to_json() const;
+  // The score given: the adjustment's where there is one, else the tests' sum.
+  double final_score() const { return adjustment ? adjustment->score : score(); }
   // A few lines for a terminal, and the per-dataset table of `gpulab run`, in `style`.
   std::string summary(const TerminalStyle& style = {}) const;
   std::string table(const TerminalStyle& style = {}) const;
   // Whether a visible test worth points did not pass (summary's FAIL): gpulab run's exit status.
   bool any_failed() const;
 };
-
-// The report as written: JSON whose every string is safe text (safe_text.h), whatever a
-// submission made it quote.
-std::string report_text(const Report& report);
-
-// Writes report_text through a temporary file and a rename, so a reader never sees half of it.
-void write_report(const std::filesystem::path& path, const Report& report);
 
 }  // namespace gpulab

@@ -27,8 +27,11 @@ size_t ReportBuilder::placeholder(std::string name, double max, std::string why,
 }
 
 size_t ReportBuilder::part_not_run(const PartSpec& part, const std::string& what, std::string why) {
-  return placeholder(part.name + ": " + what, part_max(lab_, part, scope_), std::move(why),
-                     {part.name});
+  const size_t at = placeholder(part.name + ": " + what, part_max(lab_, part, scope_),
+                                std::move(why), {part.name});
+  // A part worth nothing here (a GPU part where no GPU grades) is information, not a failure.
+  test(at).info = test(at).max_score == 0;
+  return at;
 }
 
 void ReportBuilder::parts_not_run(const std::string& what, const std::string& why) {
@@ -36,11 +39,18 @@ void ReportBuilder::parts_not_run(const std::string& what, const std::string& wh
     if (scope_.part_selected(part.name)) part_not_run(part, what, why);
 }
 
-size_t ReportBuilder::note(std::string name, std::string output, std::vector<std::string> tags,
-                           bool passed, std::string visibility) {
+size_t ReportBuilder::info(std::string name, std::string output, std::vector<std::string> tags) {
+  Test t = gpulab::placeholder(std::move(name), 0, std::move(output), std::move(tags));
+  t.info = true;
+  return add(std::move(t));
+}
+
+size_t ReportBuilder::instructors_detail(std::string name, std::string output,
+                                         std::vector<std::string> tags, bool passed) {
   Test t = gpulab::placeholder(std::move(name), 0, std::move(output), std::move(tags));
   t.passed = passed;
-  t.visibility = std::move(visibility);
+  t.visibility = "hidden";
+  t.on_hidden_datasets = true;
   return add(std::move(t));
 }
 

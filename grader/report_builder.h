@@ -32,10 +32,13 @@ class ReportBuilder {
   // Every part the scope selects, not graded (the submission was not accepted, or did not
   // build).
   void parts_not_run(const std::string& what, const std::string& why);
-  // A test worth nothing: a note for the student, or, with visibility "hidden", details for
-  // instructors only.
-  size_t note(std::string name, std::string output, std::vector<std::string> tags,
-              bool passed = false, std::string visibility = "visible");
+  // A line of information for the student, not a test (Test::info): something not run or
+  // not measured here, and why.
+  size_t info(std::string name, std::string output, std::vector<std::string> tags);
+  // A test worth nothing that instructors alone see (visibility "hidden"): the details behind
+  // a test on hidden datasets.
+  size_t instructors_detail(std::string name, std::string output, std::vector<std::string> tags,
+                            bool passed);
 
   Test& test(size_t at) { return report_.tests.at(at); }
 

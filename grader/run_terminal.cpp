@@ -8,12 +8,13 @@
 #include "failure_messages.h"
 #include "grade_steps.h"
 #include "progress.h"
+#include "report_formats.h"
 #include "stop_signals.h"
 #include "terminal_style.h"
 
 namespace gpulab {
 
-int run_and_show(GradeOptions options, const std::string& out, bool verbose) {
+int run_and_show(GradeOptions options, const ReportOut& out, bool verbose) {
   StepCounter steps(std::cerr, Progress::is_tty(STDERR_FILENO) && !verbose,
                     Progress::terminal_width(STDERR_FILENO));
   LogSteps lines(steps.log());
@@ -21,9 +22,9 @@ int run_and_show(GradeOptions options, const std::string& out, bool verbose) {
   const Report report = grade(options, steps.log());
   steps.clear();
   finishing();  // a late stop signal now waits for this report (stop_signals.h)
-  if (!out.empty()) {
-    write_report(out, report);
-    std::cout << "wrote " << out << "\n";
+  if (!out.path.empty()) {
+    out.write(report);
+    std::cout << "wrote " << out.path.string() << "\n";
   }
   const TerminalStyle style = TerminalStyle::for_fd(STDOUT_FILENO);
   if (!report.rows.empty()) std::cout << report.table(style);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "grade.h"
+#include "report_formats.h"
 
 namespace gpulab {
 
@@ -14,6 +15,6 @@ namespace gpulab {
 // stdout and returns the exit status: kExitTestsFailed when a test worth points failed,
 // otherwise what gpulab grade would return (exit_status.h). `verbose`: a line per step, as
 // gpulab grade logs them, in place of the counter (run --verbose).
-int run_and_show(GradeOptions options, const std::string& out, bool verbose);
+int run_and_show(GradeOptions options, const ReportOut& out, bool verbose);
 
 }  // namespace gpulab

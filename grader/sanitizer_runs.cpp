@@ -45,7 +45,7 @@ std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
   const std::string title = "compute-sanitizer not run: ";
   if (c.sim()) {
     if (asked)
-      out.note(title + "the CPU backend checks for the same bugs itself",
+      out.info(title + "the CPU backend checks for the same bugs itself",
                "compute-sanitizer runs on a GPU (the cuda backend); the CPU backend checks every "
                "run for the same bugs itself.",
                {});
@@ -53,7 +53,7 @@ std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
   }
   if (!c.device.usable) {  // GPU parts are not run at all then, which the report says
     if (asked)
-      out.note(title + "no usable GPU",
+      out.info(title + "no usable GPU",
                "There is no usable CUDA GPU here (" + c.device.problem + ").", {});
     return nullptr;
   }
@@ -61,7 +61,7 @@ std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
   fs::path tool = find_compute_sanitizer(c.paths.nvcc, why);
   if (tool.empty()) {
     if (asked) throw std::runtime_error("--sanitize: " + why);
-    out.note(title + "not installed",
+    out.info(title + "not installed",
              "lab.json asks grading to run compute-sanitizer on the public datasets, "
              "but " +
                  why + "; no dataset fails for it.",

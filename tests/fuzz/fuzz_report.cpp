@@ -11,7 +11,7 @@
 
 #include "failure_messages.h"
 #include "fuzz_target.h"
-#include "report.h"
+#include "report_formats.h"
 #include "safe_text.h"
 
 namespace {
@@ -72,12 +72,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   r.rows.push_back({piece(6), piece(2), "FAIL", HUGE_VAL, -1, -1, -1});
   if (size % 3 == 1) r.grader_error = piece(4);
   if (size % 3 == 2) r.stopped_by = 15;
-  const nlohmann::json j = r.to_json();
-  check_strings(j);
-  const std::string dumped = gpulab::report_text(r);
-  FUZZ_REQUIRE(gpulab::is_safe_text(dumped));
-  const nlohmann::json back = nlohmann::json::parse(dumped, nullptr, false);
-  FUZZ_REQUIRE(!back.is_discarded() && back == j);
+  for (const std::string& name : gpulab::format_names()) {  // every writer of the one report
+    const gpulab::ReportFormat format = *gpulab::format_named(name);
+    const nlohmann::json j = gpulab::report_json(r, format);
+    check_strings(j);
+    const std::string dumped = gpulab::report_text(r, format);
+    FUZZ_REQUIRE(gpulab::is_safe_text(dumped));
+    const nlohmann::json back = nlohmann::json::parse(dumped, nullptr, false);
+    FUZZ_REQUIRE(!back.is_discarded() && back == j);
+  }
+  const nlohmann::json j = gpulab::report_json(r, gpulab::ReportFormat::kGradescope);
   FUZZ_REQUIRE(j.contains("score") == (r.grader_error.empty() && r.stopped_by == 0));
   FUZZ_REQUIRE(gpulab::is_safe_text(r.summary()) && gpulab::is_safe_text(r.table()));
   FUZZ_REQUIRE(gpulab::is_safe_text(gpulab::failure_messages(r, gpulab::TerminalStyle())));

@@ -1,6 +1,6 @@
 // grader/report.h: Gradescope's results.json schema, the score withheld on a grader error, and
 // an atomic write.
-#include "report.h"
+#include "report_formats.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>
@@ -46,7 +46,7 @@ Report sample_report() {
 
 TEST_CASE("Report::to_json has Gradescope's keys and the summed score") {
   const Report r = sample_report();
-  const json j = r.to_json();
+  const json j = gpulab::report_json(r, gpulab::ReportFormat::kGradescope);
   for (const char* key : {"score", "execution_time", "output", "visibility", "stdout_visibility",
                           "tests", "leaderboard"}) {
     CAPTURE(key);
@@ -94,7 +94,7 @@ TEST_CASE("Report::to_json has Gradescope's keys and the summed score") {
 TEST_CASE("Report::to_json gives no score when the grader itself failed") {
   Report r = sample_report();
   r.grader_error = "the reference runner is missing";
-  const json j = r.to_json();
+  const json j = gpulab::report_json(r, gpulab::ReportFormat::kGradescope);
   CHECK_FALSE(j.contains("score"));
   INFO(j.dump(2));
   CHECK(contains(j["output"].get<std::string>(), "the reference runner is missing"));
@@ -106,7 +106,7 @@ TEST_CASE("write_report writes valid JSON through a rename") {
   const auto path = tmp / "results" / "results.json";
   const Report r = sample_report();
   gpulab::write_report(path, r);
-  CHECK(json::parse(test::read_file(path)) == r.to_json());
+  CHECK(json::parse(test::read_file(path)) == gpulab::report_json(r, gpulab::ReportFormat::kGradescope));
 
   // Overwriting an existing report leaves only the new one, and no temporary file.
   Report changed = r;
@@ -144,7 +144,7 @@ TEST_CASE("a report quoting any bytes is valid JSON of safe text") {
 TEST_CASE("a stopped grading's report has no score and names the signal") {
   Report r = sample_report();
   r.stopped_by = SIGTERM;
-  const json j = r.to_json();
+  const json j = gpulab::report_json(r, gpulab::ReportFormat::kGradescope);
   CHECK_FALSE(j.contains("score"));
   CHECK(contains(j["output"].get<std::string>(), "stopped (SIGTERM)"));
   CHECK(j["extra_data"]["stopped"]["signal"] == "SIGTERM");

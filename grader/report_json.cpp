@@ -1,0 +1,133 @@
+#include "report_json.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace gpulab {
+
+namespace {
+
+using nlohmann::json;
+
+// A non-finite number (an error over its bound of inf) as null: JSON has no infinity.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+double number_from(const json& v) { return v.is_null() ? INFINITY : v.get<double>(); }
+
+template <typename T>
+T field(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key))
+    throw std::runtime_error("gpulab report: " + where + key + " is missing");
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw std::runtime_error("gpulab report: " + where + key + " has the wrong type");
+  }
+}
+
+}  // namespace
+
+json gpulab_report_json(const Report& report) {
+  json j = {{"format", kGpulabReportFormat}, {"version", kGpulabReportVersion}};
+  j["outcome"] = outcome_name(report.outcome);
+  j["scored"] = report.scored();
+  if (report.scored()) j["score"] = report.final_score();
+  j["tests_score"] = report.score();
+  j["max_score"] = report.max_score();
+  j["adjustment"] = report.adjustment
+                        ? json{{"score", report.adjustment->score}, {"why", report.adjustment->why}}
+                        : json(nullptr);
+  j["output"] = report.output;
+  j["execution_time_s"] = report.execution_time_s;
+  j["environment"] = report.environment;
+  j["grader_error"] = report.grader_error;
+  j["stopped_by"] = report.stopped_by;
+  j["tests"] = json::array();
+  for (const auto& t : report.tests)
+    j["tests"].push_back({{"name", t.name},
+                          {"score", t.score},
+                          {"max_score", t.max_score},
+                          {"passed", t.passed},
+                          {"output", t.output},
+                          {"visibility", t.visibility},
+                          {"on_hidden_datasets", t.on_hidden_datasets},
+                          {"info", t.info},
+                          {"tags", t.tags},
+                          {"extra", t.extra}});
+  j["leaderboard"] = json::array();
+  for (const auto& l : report.leaderboard)
+    j["leaderboard"].push_back({{"name", l.name}, {"value", l.value}, {"order", l.order}});
+  j["datasets"] = json::array();
+  for (const auto& r : report.rows)
+    j["datasets"].push_back({{"part", r.part},
+                             {"dataset", r.dataset},
+                             {"result", r.result},
+                             {"err_over_bound", number(r.err_over_bound)},
+                             {"student_ms", r.student_ms},
+                             {"reference_ms", r.reference_ms},
+                             {"ratio", r.ratio}});
+  return j;
+}
+
+Report report_from_gpulab_json(const json& j) {
+  if (!j.is_object() || j.value("format", "") != kGpulabReportFormat)
+    throw std::runtime_error("not a gpulab report (its \"format\" is not \"" +
+                             std::string(kGpulabReportFormat) + "\")");
+  if (field<int>(j, "version", "") != kGpulabReportVersion)
+    throw std::runtime_error("gpulab report: version " + j.at("version").dump() +
+                             ", this gpulab reads version " +
+                             std::to_string(kGpulabReportVersion));
+  Report r;
+  const auto outcome = outcome_named(field<std::string>(j, "outcome", ""));
+  if (!outcome) throw std::runtime_error("gpulab report: outcome " + j.at("outcome").dump());
+  r.outcome = *outcome;
+  if (!j.at("adjustment").is_null())
+    r.adjustment = ScoreAdjustment{field<double>(j.at("adjustment"), "score", "adjustment."),
+                                   field<std::string>(j.at("adjustment"), "why", "adjustment.")};
+  r.output = field<std::string>(j, "output", "");
+  r.execution_time_s = field<double>(j, "execution_time_s", "");
+  r.environment = j.at("environment");
+  r.grader_error = field<std::string>(j, "grader_error", "");
+  r.stopped_by = field<int>(j, "stopped_by", "");
+  const json tests_ = field<json>(j, "tests", "");
+  for (size_t i = 0; i < tests_.size(); ++i) {
+    const json& e = tests_[i];
+    const std::string at = "tests[" + std::to_string(i) + "].";
+    Test t;
+    t.name = field<std::string>(e, "name", at);
+    t.score = field<double>(e, "score", at);
+    t.max_score = field<double>(e, "max_score", at);
+    t.passed = field<bool>(e, "passed", at);
+    t.output = field<std::string>(e, "output", at);
+    t.visibility = field<std::string>(e, "visibility", at);
+    t.on_hidden_datasets = field<bool>(e, "on_hidden_datasets", at);
+    t.info = field<bool>(e, "info", at);
+    t.tags = field<std::vector<std::string>>(e, "tags", at);
+    t.extra = e.at("extra");
+    r.tests.push_back(std::move(t));
+  }
+  const json leaderboard_ = field<json>(j, "leaderboard", "");
+  for (size_t i = 0; i < leaderboard_.size(); ++i) {
+    const json& e = leaderboard_[i];
+    const std::string at = "leaderboard[" + std::to_string(i) + "].";
+    r.leaderboard.push_back({field<std::string>(e, "name", at), field<double>(e, "value", at),
+                             field<std::string>(e, "order", at)});
+  }
+  const json datasets_ = field<json>(j, "datasets", "");
+  for (size_t i = 0; i < datasets_.size(); ++i) {
+    const json& e = datasets_[i];
+    const std::string at = "datasets[" + std::to_string(i) + "].";
+    DatasetRow row;
+    row.part = field<std::string>(e, "part", at);
+    row.dataset = field<std::string>(e, "dataset", at);
+    row.result = field<std::string>(e, "result", at);
+    row.err_over_bound = number_from(e.at("err_over_bound"));
+    row.student_ms = field<double>(e, "student_ms", at);
+    row.reference_ms = field<double>(e, "reference_ms", at);
+    row.ratio = field<double>(e, "ratio", at);
+    r.rows.push_back(std::move(row));
+  }
+  return r;
+}
+
+}  // namespace gpulab

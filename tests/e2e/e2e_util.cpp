@@ -57,10 +57,16 @@ Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& 
   Graded g;
   g.process =
       gpulab::run_process({argv, report.parent_path(), timeout_s, 1 << 20, 0, 0, std::move(env)});
-  std::ifstream in(report);
-  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << g.process.output);
-  g.report = json::parse(in);
+  REQUIRE_MESSAGE(fs::is_regular_file(report),
+                  "no report was written; gpulab said:\n" << g.process.output);
+  g.report = read_report(report);
   return g;
+}
+
+json read_report(const fs::path& file) {
+  std::ifstream in(file);
+  REQUIRE_MESSAGE(in.good(), "cannot read the report " << file.string());
+  return json::parse(in);
 }
 
 namespace {

@@ -35,6 +35,10 @@ bool said(const gpulab::ProcessResult& p, const std::string& text);
 // A file's bytes; empty where it cannot be read.
 std::string read_text(const fs::path& file);
 
+// A report gpulab wrote, in any format (report_formats.h), parsed. Every e2e test reads its
+// reports through here.
+json read_report(const fs::path& file);
+
 // The hidden seed these suites grade with (short, so gpulab warns that it is guessable).
 inline const std::string kHiddenSeed = "7";
 

@@ -13,12 +13,6 @@ namespace {
 
 using namespace e2e;
 
-json read_report(const fs::path& file) {
-  std::ifstream in(file);
-  REQUIRE_MESSAGE(in.good(), "no report at " << file.string());
-  return json::parse(in);
-}
-
 }  // namespace
 
 TEST_SUITE("sim") {

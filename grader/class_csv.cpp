@@ -1,57 +1,57 @@
-// The class CSV (class_table.h): RFC 4180 quoting, so test names with commas stay one column.
+// The class CSV (class_table.h): a row per student, RFC 4180 (csv_text.h), so test names with
+// commas stay one column.
 #include "class_table.h"
+#include "csv_text.h"
 
 namespace gpulab {
 
 namespace {
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-void add_row(std::string& out, const std::vector<std::string>& fields) {
-  for (size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + csv_field(fields[i]);
-  out += "\r\n";
+std::string cell(const std::optional<double>& points) {
+  return points ? format_points(*points) : "";
 }
 
 }  // namespace
 
 std::string class_csv(const ClassTable& table) {
-  std::string out;
-  std::vector<std::string> header = {"student"};
+  std::vector<std::string> header = {"student", "id", "name", "email"};
   for (const auto& lab : table.labs()) {
     header.push_back(lab + " status");
-    for (const auto& test : table.test_names(lab)) header.push_back(lab + ": " + test);
+    for (const auto& part : table.parts(lab)) {
+      for (const auto& test : table.test_names(lab, part)) header.push_back(lab + ": " + test);
+      header.push_back(lab + ": " + part + " score");
+      header.push_back(lab + ": " + part + " max");
+    }
     header.push_back(lab + " score");
     header.push_back(lab + " max");
   }
   header.push_back("total");
   header.push_back("max");
-  add_row(out, header);
+  std::string out = csv_row(header);
   for (const auto& student : table.students()) {
-    std::vector<std::string> row = {student};
+    const RosterPerson p = table.person(student);
+    std::vector<std::string> row = {student, p.id, p.name, p.email};
     double total = 0, max = 0;
     for (const auto& lab : table.labs()) {
-      const StudentLab* r = table.find(student, lab);
-      row.push_back(!r ? "missing" : r->grader_failed ? "grader failed" : "graded");
-      const bool scored = r && !r->grader_failed;
-      for (const auto& test : table.test_names(lab)) {
-        double points = 0;
-        row.push_back(scored && r->test_score(test, points) ? format_points(points) : "");
+      const LabResult result = table.result(student, lab);
+      row.push_back(result.status);
+      for (const auto& part : table.parts(lab)) {
+        for (const auto& test : table.test_names(lab, part))
+          row.push_back(cell(table.test_points(student, lab, test)));
+        const auto points = table.part_points(student, lab, part);
+        row.push_back(points ? format_points(points->first) : "");
+        row.push_back(points ? format_points(points->second) : "");
       }
-      row.push_back(scored ? format_points(r->score()) : "");
-      row.push_back(scored ? format_points(r->max_score()) : "");
-      if (scored) {
-        total += r->score();
-        max += r->max_score();
+      row.push_back(cell(result.score));
+      row.push_back(result.score ? format_points(result.max) : "");
+      if (result.score) {
+        total += *result.score;
+        max += result.max;
       }
     }
     row.push_back(format_points(total));
     row.push_back(format_points(max));
-    add_row(out, row);
+    out += csv_row(row);
   }
   return out;
 }

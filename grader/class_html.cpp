@@ -1,36 +1,14 @@
 // The class summary page (class_table.h): plain HTML with inline CSS and SVG, so it opens from
 // a file, offline, and can be mailed or archived as it is.
 #include <algorithm>
+#include <map>
 
 #include "class_table.h"
+#include "html_text.h"
 
 namespace gpulab {
 
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  return out;
-}
 
 double median_of(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -76,23 +54,22 @@ std::string histogram_svg(const std::vector<double>& fractions) {
 }
 
 std::string lab_section(const ClassTable& table, const std::string& lab) {
+  // Every student with a score counts, zeros included (class_table.h); flagged ones are named
+  // by how many there are of each status.
   std::vector<double> scores, fractions;
-  int failed = 0, missing = 0;
+  std::map<std::string, std::pair<int, bool>> flagged;  // status: how many, counted or not
   for (const auto& student : table.students()) {
-    const StudentLab* r = table.find(student, lab);
-    if (!r) {
-      ++missing;
-    } else if (r->grader_failed) {
-      ++failed;
-    } else {
-      scores.push_back(r->score());
-      fractions.push_back(r->max_score() > 0 ? r->score() / r->max_score() : 0);
-    }
+    const LabResult r = table.result(student, lab);
+    if (r.flagged()) flagged[r.status] = {flagged[r.status].first + 1, r.score.has_value()};
+    if (!r.score) continue;
+    scores.push_back(*r.score);
+    fractions.push_back(r.max > 0 ? *r.score / r.max : 0);
   }
-  std::string s = "<section>\n<h2>" + escape(lab) + "</h2>\n<p>";
-  s += std::to_string(scores.size()) + " graded";
-  if (failed) s += ", <strong>" + std::to_string(failed) + " where the grader failed</strong>";
-  if (missing) s += ", " + std::to_string(missing) + " without a report";
+  std::string s = "<section>\n<h2>" + html_escape(lab) + "</h2>\n<p>";
+  s += std::to_string(scores.size()) + " counted";
+  for (const auto& [status, n] : flagged)
+    s += ", <strong>" + std::to_string(n.first) + " " + html_escape(status) + "</strong> (" +
+         (n.second ? "counted with zeros" : "no score: not counted") + ")";
   if (!scores.empty()) {
     double sum = 0;
     for (double v : scores) sum += v;
@@ -103,22 +80,22 @@ std::string lab_section(const ClassTable& table, const std::string& lab) {
   }
   s += ".</p>\n" + histogram_svg(fractions);
   s += "<table>\n<tr><th>test</th><th>max</th><th>full points</th><th>mean</th></tr>\n";
-  for (const auto& test : table.test_names(lab)) {
-    int full = 0, with = 0;
-    double sum = 0;
-    const double max = table.test_max(lab, test);
-    for (const auto& student : table.students()) {
-      const StudentLab* r = table.find(student, lab);
-      double points = 0;
-      if (!r || r->grader_failed || !r->test_score(test, points)) continue;
-      ++with;
-      sum += points;
-      full += points >= max;
+  for (const auto& part : table.parts(lab))
+    for (const auto& test : table.test_names(lab, part)) {
+      int full = 0, with = 0;
+      double sum = 0;
+      const double max = table.test_max(lab, test);
+      for (const auto& student : table.students()) {
+        const auto points = table.test_points(student, lab, test);
+        if (!points) continue;
+        ++with;
+        sum += *points;
+        full += *points >= max;
+      }
+      s += "<tr><td>" + html_escape(test) + "</td><td>" + format_points(max) + "</td><td>" +
+           std::to_string(full) + " of " + std::to_string(with) + "</td><td>" +
+           (with ? format_points(sum / with) : std::string("-")) + "</td></tr>\n";
     }
-    s += "<tr><td>" + escape(test) + "</td><td>" + format_points(max) + "</td><td>" +
-         std::to_string(full) + " of " + std::to_string(with) + "</td><td>" +
-         (with ? format_points(sum / with) : std::string("-")) + "</td></tr>\n";
-  }
   return s + "</table>\n</section>\n";
 }
 
@@ -138,28 +115,27 @@ svg.hist .axisline { stroke: #666; }
 
 std::string class_html(const ClassTable& table, const std::string& title) {
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-                  escape(title) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
-  s += "<h1>" + escape(title) + "</h1>\n<p>" + std::to_string(table.students().size()) +
+                  html_escape(title) + "</title>\n<style>\n" + kStyle +
+                  "</style>\n</head>\n<body>\n";
+  s += "<h1>" + html_escape(title) + "</h1>\n<p>" + std::to_string(table.students().size()) +
        " students.</p>\n";
   for (const auto& lab : table.labs()) s += lab_section(table, lab);
   s += "<section>\n<h2>Students</h2>\n<table>\n<tr><th>student</th>";
-  for (const auto& lab : table.labs()) s += "<th>" + escape(lab) + "</th>";
+  for (const auto& lab : table.labs()) s += "<th>" + html_escape(lab) + "</th>";
   s += "<th>total</th></tr>\n";
   for (const auto& student : table.students()) {
-    s += "<tr><td>" + escape(student) + "</td>";
+    s += "<tr><td>" + html_escape(student) + "</td>";
     double total = 0, max = 0;
     for (const auto& lab : table.labs()) {
-      const StudentLab* r = table.find(student, lab);
-      if (!r) {
-        s += "<td>missing</td>";
-      } else if (r->grader_failed) {
-        s += "<td class=\"failed\">grader failed</td>";
-      } else {
-        s += "<td class=\"num\">" + format_points(r->score()) + " / " +
-             format_points(r->max_score()) + "</td>";
-        total += r->score();
-        max += r->max_score();
+      const LabResult r = table.result(student, lab);
+      s += std::string("<td") + (r.flagged() ? " class=\"failed\"" : " class=\"num\"") + ">";
+      if (r.score) {
+        s += format_points(*r.score) + " / " + format_points(r.max);
+        total += *r.score;
+        max += r.max;
       }
+      if (r.flagged()) s += std::string(r.score ? " " : "") + "(" + html_escape(r.status) + ")";
+      s += "</td>";
     }
     s += "<td class=\"num\">" + format_points(total) + " / " + format_points(max) + "</td></tr>\n";
   }

@@ -105,8 +105,8 @@ bool CorrectnessTests::grade(const PartSpec& part) {
                     points, all, std::move(output), {part.name, g.name}));
     out_.test(correctness_tests.back()).on_hidden_datasets = g.hidden;
     if (g.hidden)  // the details, for instructors only
-      out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)",
-                              details, {part.name, g.name}, all);
+      out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)", details,
+                              {part.name, g.name}, all);
   }
   if (!leaked_on.empty()) fail_for_state_leak(correctness_tests, leaked_on);
   return public_ok;

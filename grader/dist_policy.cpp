@@ -45,7 +45,8 @@ constexpr Rule kRules[] = {
     {"labs/", true, true},
     {"handouts/", true, false},
     {".clang-format", true, false},
-    {"scripts/setup.sh", true, true},  // run with --packages-only
+    {"scripts/setup.sh", true, true},         // run with --packages-only
+    {"scripts/cuda-toolkit.sh", true, true},  // Ubuntu's CUDA toolkit where there is none
     {"packaging/student-kit/README.md", true, false},
 };
 

@@ -4,10 +4,12 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -18,12 +20,15 @@
 #include "device.h"
 #include "exit_status.h"
 #include "grade.h"
+#include "gradebook.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
 #include "report_formats.h"
+#include "report_json.h"
 #include "roster.h"
+#include "roster_csv.h"
 #include "secret.h"
 
 namespace gpulab {
@@ -33,8 +38,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kReport = "results.json";
-constexpr const char* kPartial = "results.json.partial";  // what the grader writes, checked
+// The grade, in gpulab's own format: what every export is made from.
+constexpr const char* kReport = "report.json";
+constexpr const char* kPartial = "report.json.partial";  // what the grader writes, checked
+constexpr const char* kResults = "results.json";         // Gradescope's, from the report
 constexpr const char* kRecord = "grading.json";
 constexpr const char* kLog = "grade.log";
 
@@ -52,6 +59,33 @@ std::optional<json> read_json(const fs::path& file) {
   } catch (const json::exception&) {
     return std::nullopt;
   }
+}
+
+// The gpulab report `file` holds; none where it is missing or is not one.
+std::optional<Report> read_report(const fs::path& file) {
+  const auto j = read_json(file);
+  if (!j) return std::nullopt;
+  try {
+    return report_from_gpulab_json(*j);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
+}
+
+// "LAB=ID" options as a map; throws for one that is not, or names a lab not graded.
+std::map<std::string, std::string> canvas_ids(const GradeAllOptions& o) {
+  std::map<std::string, std::string> ids;
+  for (const auto& a : o.canvas_assignments) {
+    const size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+      throw std::runtime_error("grade-all: --canvas-assignment " + a + ": give LAB=ID");
+    const std::string lab = a.substr(0, eq);
+    if (std::find(o.labs.begin(), o.labs.end(), lab) == o.labs.end())
+      throw std::runtime_error("grade-all: --canvas-assignment " + a + ": lab " + lab +
+                               " is not among --labs");
+    ids[lab] = a.substr(eq + 1);
+  }
+  return ids;
 }
 
 // The seed as the record keeps it: an HMAC under it (secret.h), which tells seeds apart and
@@ -96,6 +130,8 @@ class ClassGrading {
   int run(std::ostream& progress_out, bool tty) {
     const Paths paths = Paths::current();
     for (const auto& lab : o_.labs) LabConfig::load_id(paths.source, lab);
+    canvas_ids_ = canvas_ids(o_);
+    if (!o_.roster_csv.empty()) people_ = read_roster_csv(o_.roster_csv);
     seed_ = hidden_secret(o_.hidden_seed, out_);
     if (!seed_)
       out_ << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
@@ -129,28 +165,57 @@ class ClassGrading {
       return kExitStopped;
     }
 
-    ClassTable table(o_.labs);
-    for (const auto& j : jobs)
-      if (auto report = read_json(j.dir / kReport)) table.add(j.student, j.lab, *report);
-    write_file_atomically(o_.out / "class.csv", class_csv(table));
-    write_file_atomically(o_.out / "class.html", class_html(table, "gpulab: class results"));
+    write_class_files(jobs);
     out_ << "graded " << todo.size() << " now, " << jobs.size() - todo.size()
          << " already graded; the grader failed on " << failures_ << "\n"
-         << "reports: " << (o_.out / "<lab>" / "<student>" / kReport).string() << "\n"
+         << "reports: " << (o_.out / "<lab>" / "<student>" / kReport).string() << " (gpulab), "
+         << kResults << " (Gradescope)\n"
          << "class:   " << (o_.out / "class.csv").string() << ", "
-         << (o_.out / "class.html").string() << "\n";
+         << (o_.out / "class.html").string() << "; gradebooks: canvas.csv, gradescope-<lab>.csv\n";
     return failures_ ? kExitFailed : kExitOk;
   }
 
  private:
+  // The class table of every report, and what it renders: class.csv, class.html, and the
+  // gradebook uploads (gradebook.h).
+  void write_class_files(const std::vector<Job>& jobs) const {
+    ClassTable table(o_.labs);
+    for (const auto& p : people_) table.add_student(p);
+    for (const auto& j : jobs)
+      if (auto report = read_report(j.dir / kReport)) table.add(j.student, j.lab, *report);
+    write_file_atomically(o_.out / "class.csv", class_csv(table));
+    write_file_atomically(o_.out / "class.html", class_html(table, "gpulab: class results"));
+    write_file_atomically(o_.out / "canvas.csv", canvas_gradebook_csv(table, canvas_ids_));
+    for (const auto& lab : o_.labs)
+      write_file_atomically(o_.out / ("gradescope-" + lab + ".csv"),
+                            gradescope_scores_csv(table, lab));
+  }
+
+  // Roster folders the roster CSV does not name, and its rows without a folder, each said once.
+  void compare_with_roster_csv(const Roster& roster) const {
+    if (o_.roster_csv.empty()) return;
+    for (const auto& e : roster.entries)
+      if (std::none_of(people_.begin(), people_.end(),
+                       [&](const RosterPerson& p) { return p.folder == e.student; }))
+        out_ << "warning: " << e.student << " has no row in " << o_.roster_csv.string()
+             << ": graded, without an id or email in the exports\n";
+    for (const auto& p : people_)
+      if (std::none_of(roster.entries.begin(), roster.entries.end(),
+                       [&](const RosterEntry& e) { return e.student == p.folder; }))
+        out_ << "warning: " << p.id << " (" << o_.roster_csv.string() << ") has no entry "
+             << p.folder << " in the roster: listed as missing, with zeros\n";
+  }
+
   std::vector<Job> list_jobs() {
     std::vector<Job> jobs;
     for (const auto& lab : o_.labs) {
       const Roster roster = read_roster(o_.roster, lab);
-      if (lab == o_.labs.front())
+      if (lab == o_.labs.front()) {
         for (const auto& ignored : roster.ignored)
           out_ << "warning: " << ignored.string()
                << " is neither a directory nor an archive (.zip, .tar.gz): not a student\n";
+        compare_with_roster_csv(roster);
+      }
       for (const auto& e : roster.entries) {
         Job j{lab, e.student, e.submission, o_.out / lab / e.student, {}};
         j.key = {{"lab", lab},
@@ -169,7 +234,8 @@ class ClassGrading {
   static bool already_graded(const Job& j) {
     const auto record = read_json(j.dir / kRecord);
     return record && record->is_object() && record->value("key", json()) == j.key &&
-           record->value("outcome", "") == "graded" && read_json(j.dir / kReport).has_value();
+           record->value("outcome", "") == "graded" && read_report(j.dir / kReport).has_value() &&
+           fs::exists(j.dir / kResults);
   }
 
   void work() {
@@ -219,6 +285,8 @@ class ClassGrading {
                                      j.submission.string(),
                                      "--out",
                                      (j.dir / kPartial).string(),
+                                     "--format",
+                                     format_name(ReportFormat::kGpulab),
                                      "--backend",
                                      o_.backend,
                                      "--grade-all-parent",
@@ -250,25 +318,25 @@ class ClassGrading {
     // The grader's own report, when it finished and wrote one (kExitFailed: a report that says
     // the grader failed; kExitStopped: that it was stopped, by a signal not grade-all's);
     // anything else is a grader that crashed, hung or was killed.
-    std::optional<json> report;
+    std::optional<Report> report;
     if (p.start_error.empty() && !p.timed_out && p.signal == 0 &&
         (p.exit_code == kExitOk || p.exit_code == kExitFailed || p.exit_code == kExitStopped))
-      report = read_json(j.dir / kPartial);
-    if (report && report->is_object() && report->contains("tests")) {
+      report = read_report(j.dir / kPartial);
+    if (report) {
       fs::rename(j.dir / kPartial, j.dir / kReport);
     } else {
-      Report failed;
-      failed.grader_error = "gpulab grade " + p.describe() +
-                            " while grading this submission, and left no report; its output "
-                            "is in grade.log beside this report (for instructors).";
-      failed.environment = {{"version", GPULAB_VERSION}, {"lab", j.lab}, {"backend", o_.backend}};
-      write_report(j.dir / kReport, failed);
+      report.emplace();
+      report->grader_error = "gpulab grade " + p.describe() +
+                             " while grading this submission, and left no report; its output "
+                             "is in grade.log beside this report (for instructors).";
+      report->environment = {{"version", GPULAB_VERSION}, {"lab", j.lab}, {"backend", o_.backend}};
+      write_report(j.dir / kReport, *report, ReportFormat::kGpulab);
       fs::remove(j.dir / kPartial);
-      report = report_json(failed, ReportFormat::kGradescope);
     }
-    const bool ok = report->contains("score");
-    double max = 0;
-    for (const auto& t : (*report)["tests"]) max += t.value("max_score", 0.0);
+    // Gradescope's results.json, from the same report.
+    write_report(j.dir / kResults, *report, ReportFormat::kGradescope);
+    const bool ok = report->scored();
+    const double max = report->max_score();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     json record = {{"key", j.key},
@@ -278,7 +346,7 @@ class ClassGrading {
                    {"max_score", max},
                    {"seconds", seconds},
                    {"finished", now_iso8601()}};
-    if (ok) record["score"] = (*report)["score"];
+    if (ok) record["score"] = report->final_score();
     if (gpu >= 0) record["gpu"] = gpus_[gpu];
     write_file_atomically(j.dir / kRecord, record.dump(2) + "\n");
     {
@@ -286,7 +354,7 @@ class ClassGrading {
       ++(ok ? graded_ : failures_);
     }
     return j.lab + "/" + j.student + ": " +
-           (ok ? format_points((*report)["score"].get<double>()) + " / " + format_points(max)
+           (ok ? format_points(report->final_score()) + " / " + format_points(max)
                : std::string("the grader failed (see grade.log)")) +
            " (" + std::to_string(static_cast<int>(seconds + 0.5)) + " s)";
   }
@@ -294,6 +362,8 @@ class ClassGrading {
   const GradeAllOptions& o_;
   std::ostream& out_;
   std::optional<std::string> seed_;
+  std::vector<RosterPerson> people_;  // the roster CSV's
+  std::map<std::string, std::string> canvas_ids_;
   std::vector<std::string> gpus_;
   std::vector<int> gpu_load_;  // graders given each GPU, running now
   Progress* progress_ = nullptr;

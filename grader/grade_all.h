@@ -1,6 +1,8 @@
 // Grading a class: every student of a roster (roster.h) for each lab, each in its own
-// `gpulab grade` process, several at a time. Reports go to OUT/<lab>/<student>/results.json,
-// then the class CSV and HTML summary (class_table.h) to OUT/class.csv and OUT/class.html.
+// `gpulab grade` process, several at a time. Each grader writes gpulab's own report
+// (report_json.h) to OUT/<lab>/<student>/report.json, and results.json (Gradescope's) is written
+// from it; the class CSV, the HTML summary (class_table.h) and the gradebook uploads
+// (gradebook.h) are made from those same reports, so every export gives the same grade.
 //
 // Why a process per submission, not a thread: a grader that crashes, hangs or runs out of
 // memory on one submission takes only that process with it; CUDA_VISIBLE_DEVICES, which pins a
@@ -35,6 +37,11 @@ namespace gpulab {
 
 struct GradeAllOptions {
   std::filesystem::path roster, out;
+  // Who the students are (roster_csv.h), for the exports' id, name and email columns; empty:
+  // the roster's folder names alone.
+  std::filesystem::path roster_csv;
+  // "LAB=ID": the lab's Canvas assignment, named in the Canvas gradebook's column (gradebook.h).
+  std::vector<std::string> canvas_assignments;
   std::vector<std::string> labs;
   unsigned jobs = 0;  // graders at once; 0: one per CPU core
   std::string backend = "cuda";
@@ -47,8 +54,8 @@ struct GradeAllOptions {
 
 // Stopped (stop_signals.h: SIGTERM, SIGINT), grade-all starts no more graders and sends each
 // running one SIGTERM, with time to write its report; a submission whose grading was stopped
-// keeps no new report or record (results.json.partial holds what the grader wrote), so the
-// next run grades it again. The class CSV and HTML are left as they were.
+// keeps no new report or record (report.json.partial holds what the grader wrote), so the
+// next run grades it again. The class CSV, HTML and gradebooks are left as they were.
 // How long a stopped grade-all waits for its graders: longer than each takes to stop itself.
 constexpr double kGradeAllStopGraceS = kStopGraceS + 3;
 

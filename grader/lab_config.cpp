@@ -44,10 +44,11 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   } catch (const nlohmann::json::exception& e) {
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
-  r.only_keys(j, "lab",
-              {"$schema", "id", "title", "interface", "student_files", "driver_files",
-               "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups",
-               "timing", "rubric", "performance_curve", "sim_time_limit", "sanitize"});
+  r.only_keys(
+      j, "lab",
+      {"$schema", "id", "title", "interface", "student_files", "driver_files",
+       "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups", "timing",
+       "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -277,6 +278,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
         r.fail("sanitize.tools", "names \"" + t + "\" twice");
     }
   }
+  c.gradescope = GradescopePolicy::parse(j.value("gradescope", nlohmann::json()), r);
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gradescope_policy.h"
 #include "lab_timing.h"
 #include "run_limit.h"
 
@@ -147,6 +148,8 @@ struct LabConfig {
   // lab.json's "sanitize": {"tools": [...]}: the compute-sanitizer tools gpulab grade runs on
   // the public datasets on a GPU (sanitizer_runs.h); none without the key.
   std::vector<std::string> sanitize_tools;
+  // lab.json's "gradescope": the course's policy on Gradescope (gradescope_policy.h).
+  GradescopePolicy gradescope;
 
   static LabConfig load(const std::filesystem::path& lab_json);
   // The lab `id` of the tree at source_root (labs/<id>/lab.json); an unknown id is refused with

@@ -17,18 +17,20 @@
 #include "environment_help.h"
 #include "exit_status.h"
 #include "grade.h"
-#include "report_formats.h"
 #include "grade_all.h"
 #include "gradescope_package.h"
 #include "lab_config.h"
 #include "paths.h"
+#include "prairielearn_package.h"
 #include "progress.h"
+#include "report_formats.h"
 #include "rubric.h"
 #include "run_setup.h"
 #include "run_terminal.h"
 #include "secret.h"
 #include "stop_signals.h"
 #include "student_kit.h"
+#include "submission_policy.h"
 #include "time_command.h"
 
 namespace {
@@ -193,6 +195,10 @@ int main(int argc, char** argv) {
       ->required();
   grade_cmd->add_option("--out", grade_out.path, "The report to write")->required();
   add_format_option(grade_cmd, grade_out);
+  std::filesystem::path submission_metadata;
+  grade_cmd->add_option("--submission-metadata", submission_metadata,
+                        "Gradescope's submission_metadata.json: the late penalty and submission "
+                        "limit lab.json's \"gradescope\" asks for (docs/GRADING.md)");
   grade_cmd->add_option("--part", grade_o.parts, "Only these parts (default: every part)");
   grade_cmd->add_option("--hidden-seed", hidden_seed,
                         "The secret the hidden datasets are drawn from: any text, best long and "
@@ -231,6 +237,12 @@ int main(int argc, char** argv) {
   all_cmd->add_option("--roster", all_o.roster, "Directory with one entry per student")->required();
   all_cmd->add_option("--labs", all_o.labs, "Lab ids, comma-separated")->required()->delimiter(',');
   all_cmd->add_option("--out", all_o.out, "Output directory")->required();
+  all_cmd
+      ->add_option("--roster-csv", all_o.roster_csv,
+                   "Students' id, name, email (and section, folder) for the exports")
+      ->check(CLI::ExistingFile);
+  all_cmd->add_option("--canvas-assignment", all_o.canvas_assignments,
+                      "LAB=ID: the lab's Canvas assignment id, for canvas.csv (repeatable)");
   all_cmd->add_option("--jobs", all_o.jobs, "Submissions graded at once (default: CPU cores)");
   all_cmd
       ->add_option(
@@ -257,11 +269,27 @@ int main(int argc, char** argv) {
   gs_cmd->add_option("--out", gs_out, "The zip to write (autograder.zip)")->required();
   auto* gs_seed_opt =
       gs_cmd->add_option("--hidden-seed", gs_seed, "The hidden datasets' secret (as grade)");
+  PrairieLearnPackage pl;
+  pl.image = default_prairielearn_image();
+  auto* pl_cmd = package_cmd->add_subcommand(
+      "prairielearn", "A PrairieLearn question for one lab and its grader image (CPU backend)");
+  pl_cmd->add_option("lab", pl.lab, "Lab id")->required();
+  pl_cmd->add_option("--out", pl.out, "An empty folder: question/ and image/ go in it")->required();
+  auto* pl_seed_opt =
+      pl_cmd->add_option("--hidden-seed", pl.hidden_seed, "The hidden datasets' secret (as grade)");
+  pl_cmd->add_option("--image", pl.image, "The image's name in the course's registry")
+      ->capture_default_str();
 
   std::string dist_out;
   auto* dist_cmd = app.add_subcommand(
       "dist", "The student kit: labs, harness, CPU backend, datasets, handouts; no reference");
   dist_cmd->add_option("--out", dist_out, "The .tar.gz to write (student-kit.tar.gz)")->required();
+  ClassroomOptions dist_classroom;
+  auto* classroom_flag = dist_cmd->add_flag(
+      "--github-classroom", dist_classroom.workflow,
+      "Add .github/workflows/classroom.yml: GitHub Classroom's autograding on each push (sim)");
+  dist_cmd->add_option("--lab", dist_classroom.labs, "The labs its workflow grades (default: all)")
+      ->needs(classroom_flag);
 
   TimeOptions time_o;
   time_o.cuda_runners_built = kCudaRunnersBuilt;
@@ -336,6 +364,7 @@ int main(int argc, char** argv) {
       grade_o.performance = !grade_no_time;
       stop_grading_on_signals(grade_o, grade_out);
       Report r = grade(grade_o, std::cerr);
+      apply_lab_gradescope_policy(r, grade_o.lab, submission_metadata, std::cerr);
       return finish(r, grade_out);
     }
     if (all_cmd->parsed()) {
@@ -359,7 +388,20 @@ int main(int argc, char** argv) {
       }
       return make_gradescope_package(gs_lab, *seed, gs_out, std::cout);
     }
-    if (dist_cmd->parsed()) return make_student_kit(dist_out, std::cout);
+    if (pl_cmd->parsed()) {
+      const auto seed = hidden_secret(
+          pl_seed_opt->count() ? std::optional<std::string>(pl.hidden_seed) : std::nullopt,
+          std::cerr);
+      if (!seed) {
+        std::cerr << "gpulab package prairielearn: give the hidden seed (--hidden-seed S or "
+                     "GPULAB_HIDDEN_SEED): without one, hidden datasets would use gpulab's "
+                     "default seed, which students can reproduce\n";
+        return 1;
+      }
+      pl.hidden_seed = *seed;
+      return make_prairielearn_package(pl, std::cout);
+    }
+    if (dist_cmd->parsed()) return make_student_kit(dist_out, dist_classroom, std::cout);
     if (time_cmd->parsed()) {
       stop_at_once_on_signals("time", "removed the dataset being made");
       return time_command(time_o, std::cout, std::cerr);

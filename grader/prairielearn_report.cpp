@@ -1,24 +1,108 @@
 #include "prairielearn_report.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "report_formats.h"
 
 namespace gpulab {
 
-nlohmann::json prairielearn_results(const Report& report) {
-  const bool gradable = report.scored() && report.outcome == SubmissionOutcome::kGraded;
-  const double max = report.max_score();
-  nlohmann::json j = {{"gradable", gradable},
-                      {"score", gradable && max > 0 ? report.final_score() / max : 0.0},
-                      {"message", report_headline(report)},
-                      {"tests", nlohmann::json::array()}};
-  for (const auto& t : report.tests) {
-    if (t.visibility == "hidden" || t.info) continue;
-    j["tests"].push_back({{"name", t.name},
-                          {"points", t.score},
-                          {"max_points", t.max_score},
-                          {"message", t.passed ? "passed" : "failed"},
-                          {"output", t.output}});
+namespace {
+
+// A test's output as PrairieLearn shows it: a one-line message over the rest.
+std::pair<std::string, std::string> message_and_output(const Test& t) {
+  const size_t end = t.output.find('\n');
+  std::string first = t.output.substr(0, end);
+  std::string rest = end == std::string::npos ? "" : t.output.substr(end + 1);
+  if (first.empty()) first = t.passed ? "passed" : "failed";
+  return {std::move(first), std::move(rest)};
+}
+
+std::string points_text(double points) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", points);
+  return buf;
+}
+
+// Why a report is not gradable, or "" where it is.
+std::string not_gradable_because(const Report& report) {
+  if (!report.scored()) return report_headline(report);  // stopped, or the grader failed
+  switch (report.outcome) {
+    case SubmissionOutcome::kNotAccepted:
+      return "Your submission was not accepted, so it was not graded; the reason is below.";
+    case SubmissionOutcome::kNotBuilt:
+      return "Your code did not build, so it was not graded; the compiler's messages are below.";
+    case SubmissionOutcome::kGraded:
+      break;
   }
+  if (report.max_score() <= 0)
+    return "Nothing graded here carries points (the parts this question grades are left out on "
+           "this backend), so there is no score. Please tell your instructor.\n" +
+           report.output;
+  return "";
+}
+
+// The tests' outputs, each once: a part not graded repeats the reason of every other.
+std::string reasons(const Report& report) {
+  std::vector<std::string> seen;
+  std::string text;
+  for (const auto& t : report.tests) {
+    if (t.visibility == "hidden" || t.output.empty()) continue;
+    if (std::find(seen.begin(), seen.end(), t.output) != seen.end()) continue;
+    seen.push_back(t.output);
+    text += t.output + (t.output.back() == '\n' ? "" : "\n");
+  }
+  return text;
+}
+
+// The information lines (Test::info), one per line: what was not run or not measured, and why.
+std::string info_lines(const Report& report) {
+  std::string text;
+  for (const auto& t : report.tests)
+    if (t.info && t.visibility != "hidden") text += t.name + ": " + t.output + "\n";
+  return text;
+}
+
+nlohmann::json test_json(const Test& t) {
+  auto [message, output] = message_and_output(t);
+  nlohmann::json j = {{"name", t.name},
+                      {"points", t.score},
+                      {"max_points", t.max_score},
+                      {"message", std::move(message)},
+                      {"output", std::move(output)}};
+  if (t.on_hidden_datasets)
+    j["description"] =
+        "Graded on the instructor's hidden datasets: how many passed is shown, not which.";
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json prairielearn_results(const Report& report) {
+  const std::string why_not = not_gradable_because(report);
+  const bool gradable = why_not.empty();
+  nlohmann::json j = {{"gradable", gradable}, {"score", 0.0}, {"tests", nlohmann::json::array()}};
+  if (!gradable && report.scored()) {
+    // Not accepted or not built: every part's placeholder says the same reason, given once.
+    j["message"] = why_not;
+    j["output"] =
+        report.outcome == SubmissionOutcome::kGraded ? info_lines(report) : reasons(report);
+    return j;
+  }
+  std::string message = gradable ? report_headline(report) : why_not;
+  if (gradable) {
+    const double max = report.max_score();
+    j["score"] = std::clamp(report.final_score() / max, 0.0, 1.0);
+    if (report.adjustment) {
+      if (!message.empty() && message.back() != '\n') message += "\n";
+      message += "Score given: " + points_text(report.adjustment->score) + " of " +
+                 points_text(max) + " points (" + report.adjustment->why + ").";
+    }
+  }
+  j["message"] = message;
+  j["output"] = info_lines(report);
+  for (const auto& t : report.tests)
+    if (t.visibility != "hidden" && !t.info) j["tests"].push_back(test_json(t));
   return j;
 }
 

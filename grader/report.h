@@ -32,7 +32,7 @@ struct Test {
 
 // What became of the submission as a whole, each with its name in reports: one list.
 #define GPULAB_SUBMISSION_OUTCOMES(X)                                                  \
-  X(kGraded, "graded", "taken in and built; its parts were graded")                   \
+  X(kGraded, "graded", "taken in and built; its parts were graded")                    \
   X(kNotAccepted, "not accepted", "refused at intake (files missing, too large, ...)") \
   X(kNotBuilt, "did not build", "the compiler or the linker failed on it")
 
@@ -80,6 +80,10 @@ struct Report {
   int stopped_by = 0;
   SubmissionOutcome outcome = SubmissionOutcome::kGraded;
   std::optional<ScoreAdjustment> adjustment;
+  // When students see the tests on hidden datasets, where a platform can hold results back
+  // (Gradescope's "after_due_date" or "after_published": lab.json's
+  // gradescope.hidden_tests_visibility, gradescope_policy.h).
+  std::string hidden_tests_visibility = "after_due_date";
 
   // Whether the report carries a score at all: not when the grader failed or was stopped.
   bool scored() const { return grader_error.empty() && !stopped_by; }

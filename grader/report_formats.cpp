@@ -96,8 +96,7 @@ nlohmann::json report_json(const Report& report, ReportFormat format) {
 std::string report_text(const Report& report, ReportFormat format) {
   // report_json made every string safe; the replacing dump is a second line of defence should
   // one slip through, so that a report is always written.
-  return report_json(report, format).dump(2, ' ', false,
-                                           nlohmann::json::error_handler_t::replace) +
+  return report_json(report, format).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n";
 }
 

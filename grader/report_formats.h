@@ -13,11 +13,11 @@
 
 namespace gpulab {
 
-#define GPULAB_REPORT_FORMATS(X)                                                             \
+#define GPULAB_REPORT_FORMATS(X)                                                              \
   X(kGradescope, "gradescope", "Gradescope's results.json, per its autograder specification") \
   X(kPrairieLearn, "prairielearn", "PrairieLearn's external grader results.json")             \
-  X(kGithubClassroom, "github-classroom",                                                    \
-    "the result GitHub Classroom's autograding reporter reads")                              \
+  X(kGithubClassroom, "github-classroom",                                                     \
+    "the result GitHub Classroom's autograding reporter reads")                               \
   X(kGpulab, "gpulab", "gpulab's own report, every field: what grade-all keeps and reads back")
 
 enum class ReportFormat {

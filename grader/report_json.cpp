@@ -10,9 +10,13 @@ namespace {
 using nlohmann::json;
 
 // A non-finite number (an error over its bound of inf) as null: JSON has no infinity.
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
-double number_from(const json& v) { return v.is_null() ? INFINITY : v.get<double>(); }
+double number_from(const json& v) {
+  return v.is_null() ? INFINITY : v.get<double>();
+}
 
 template <typename T>
 T field(const json& j, const char* key, const std::string& where) {
@@ -42,6 +46,7 @@ json gpulab_report_json(const Report& report) {
   j["environment"] = report.environment;
   j["grader_error"] = report.grader_error;
   j["stopped_by"] = report.stopped_by;
+  j["hidden_tests_visibility"] = report.hidden_tests_visibility;
   j["tests"] = json::array();
   for (const auto& t : report.tests)
     j["tests"].push_back({{"name", t.name},
@@ -75,8 +80,7 @@ Report report_from_gpulab_json(const json& j) {
                              std::string(kGpulabReportFormat) + "\")");
   if (field<int>(j, "version", "") != kGpulabReportVersion)
     throw std::runtime_error("gpulab report: version " + j.at("version").dump() +
-                             ", this gpulab reads version " +
-                             std::to_string(kGpulabReportVersion));
+                             ", this gpulab reads version " + std::to_string(kGpulabReportVersion));
   Report r;
   const auto outcome = outcome_named(field<std::string>(j, "outcome", ""));
   if (!outcome) throw std::runtime_error("gpulab report: outcome " + j.at("outcome").dump());
@@ -89,6 +93,7 @@ Report report_from_gpulab_json(const json& j) {
   r.environment = j.at("environment");
   r.grader_error = field<std::string>(j, "grader_error", "");
   r.stopped_by = field<int>(j, "stopped_by", "");
+  r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", "");
   const json tests_ = field<json>(j, "tests", "");
   for (size_t i = 0; i < tests_.size(); ++i) {
     const json& e = tests_[i];

@@ -9,7 +9,8 @@
 #   apt-get download bubblewrap libcli11-dev libarchive-dev libarchive13 libacl1 libbz2-1.0 \
 #     liblz4-1 liblzma5 libnettle8 libxml2 libzstd1 libicu72 libcap2 libselinux1 libpcre2-8-0 \
 #     binutils binutils-common binutils-x86-64-linux-gnu libbinutils libctf0 libctf-nobfd0 \
-#     libgprofng0 libjansson4 libssl-dev libssl3
+#     libgprofng0 libjansson4 libssl-dev libssl3 python3-jsonschema python3-attr python3-pyrsistent
+# (python3-jsonschema: the e2e tests check every report they read against its schema.)
 set -euo pipefail
 debs=${1:?usage: gpu-prefix.sh DEB_DIR [PREFIX]}
 prefix=${2:-/tmp/gpulab-prefix}
@@ -34,3 +35,4 @@ done
 echo "export PATH=$prefix/usr/bin:\$PATH"
 echo "export LD_LIBRARY_PATH=$lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 echo "export GPULAB_PREFIX=$prefix/usr"
+echo "export PYTHONPATH=$prefix/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHONPATH}"

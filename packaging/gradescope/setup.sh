@@ -10,15 +10,9 @@ gpulab="$root/source/gpulab"
 
 bash "$gpulab/scripts/setup.sh" --packages-only
 
-# The CUDA runtime's headers and library, Thrust and CUB (the harness and the CPU backend build
-# against them; nothing runs on a GPU): from /usr/local/cuda where an image has the toolkit,
-# else Ubuntu's own package (multiverse).
-if [ ! -e /usr/local/cuda/include/cuda_runtime.h ] && ! command -v nvcc >/dev/null; then
-  echo "gpulab autograder setup: no CUDA toolkit; installing Ubuntu's nvidia-cuda-toolkit"
-  if command -v add-apt-repository >/dev/null; then add-apt-repository -y multiverse; fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nvidia-cuda-toolkit >/dev/null
-fi
+# The CUDA runtime's headers and library, Thrust and CUB: from /usr/local/cuda where an image
+# has the toolkit, else Ubuntu's own package.
+bash "$gpulab/scripts/cuda-toolkit.sh"
 
 cmake -S "$gpulab" -B "$gpulab/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DGPULAB_CUDA_RUNNERS=OFF -DGPULAB_SIM=ON -DGPULAB_BUILD_LABS=@GPULAB_LAB@ -DBUILD_TESTING=OFF \

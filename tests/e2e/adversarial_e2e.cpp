@@ -383,6 +383,7 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
   // Nothing leaked.
   std::string seen = g.process.output + g.report.dump() + g.report.at("output").get<std::string>();
   for (const auto& t : g.report.at("tests")) seen += t.at("output").get<std::string>();
+  seen += plain_text(seen);  // what a student reads of the markdown, escapes dropped
   CHECK_MESSAGE(seen.find(secret) == std::string::npos, "the canary secret leaked:\n" << seen);
   for (const auto& seed : hidden_dataset_seeds(e.lab))
     CHECK_MESSAGE(seen.find(seed) == std::string::npos, "a hidden dataset's seed leaked: " << seed

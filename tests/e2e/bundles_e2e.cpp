@@ -20,12 +20,6 @@ namespace {
 using namespace e2e;
 using Clock = std::chrono::steady_clock;
 
-json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  REQUIRE_MESSAGE(in.good(), "missing " << file);
-  return json::parse(in);
-}
-
 // Every regular file under `root`, relative.
 std::vector<fs::path> files_under(const fs::path& root) {
   std::vector<fs::path> files;
@@ -102,19 +96,49 @@ TEST_SUITE("gradescope") {
 
     // Gradescope copies run_autograder to /autograder and runs it from there.
     fs::copy_file(root / "source" / "run_autograder", root / "run_autograder");
-    const auto grade_with = [&](const fs::path& file) {
+    // The course's policy (lab.json's "gradescope"), set in the autograder's copy of the lab:
+    // 20% off per day begun past the due date, at most half; two submissions count.
+    const fs::path lab_json = root / "source" / "gpulab" / "labs" / "scatter-gather" / "lab.json";
+    REQUIRE(fs::is_regular_file(lab_json));
+    json lab = json::parse(read_text(lab_json));
+    lab["gradescope"] = {{"hidden_tests_visibility", "after_published"},
+                         {"late_penalty", {{"per_day", 0.2}, {"max", 0.5}}},
+                         {"submission_limit", 2}};
+    std::ofstream(lab_json) << lab.dump(2);
+    // Gradescope's submission_metadata.json beside the submission (none: `metadata` null).
+    const auto grade_with = [&](const fs::path& file, const json& metadata = nullptr) {
       fs::remove_all(root / "submission");
       fs::create_directories(root / "submission");
       fs::copy_file(file, root / "submission" / "dcs.cu");
       fs::remove(root / "results" / "results.json");
+      fs::remove(root / "submission_metadata.json");
+      if (!metadata.is_null()) std::ofstream(root / "submission_metadata.json") << metadata.dump();
       const auto r = run_command({(root / "run_autograder").string()}, root, env);
       INFO(r.output);
       CHECK(r.exit_code == 0);
-      return read_json(root / "results" / "results.json");
+      return read_report(root / "results" / "results.json");
     };
-    const json correct = grade_with(kSubmissions / "alt-correct" / "dcs.cu");
-    CHECK(score(correct) == max_score(correct));
+    const json assignment = {{"due_date", "2026-11-20T23:00:00.000000-08:00"},
+                             {"late_due_date", nullptr},
+                             {"release_date", "2026-11-01T00:00:00.000000-08:00"},
+                             {"title", "Lab 1"},
+                             {"total_points", "60.0"}};
+    const json user = {{"email", "student@example.com"}, {"id", 1234}, {"name", "A Student"}};
+    // Late by a day and a half: two days begun, 40% off; the tests keep their points.
+    const json correct = grade_with(kSubmissions / "alt-correct" / "dcs.cu",
+                                    {{"id", 1},
+                                     {"created_at", "2026-11-22T11:00:00.000000-08:00"},
+                                     {"assignment", assignment},
+                                     {"submission_method", "upload"},
+                                     {"users", {user}},
+                                     {"previous_submissions", json::array()}});
+    CHECK(score(correct) == doctest::Approx(0.6 * max_score(correct)));
     CHECK(score(correct) > 0);
+    CHECK(output_says(correct, "2 days late"));
+    CHECK(output_says(correct, "40% off"));
+    CHECK(test_named(correct, "gather: correctness on the hidden").at("visibility") ==
+          "after_published");
+    CHECK(output_says(correct, "shown once your instructor publishes the grades"));
     CHECK(correct.at("extra_data").at("gpulab").at("backend") == "sim");
     check_full_correctness(correct, "gather");
     const json stub = grade_with(kSource / "labs" / "scatter-gather" / "dcs.cu");
@@ -128,12 +152,26 @@ TEST_SUITE("gradescope") {
                      (dir / "local.json").string(), "--backend", "sim", "--hidden-seed", seed},
                     dir);
     REQUIRE_MESSAGE(local.exit_code == 0, local.output);
-    const json packaged = grade_with(kSubmissions / "bug-dropped-atom" / "dcs.cu");
+    // A third submission, on time, past the limit of two: the latest earlier one's score, with
+    // this one's feedback.
+    const json packaged = grade_with(
+        kSubmissions / "bug-dropped-atom" / "dcs.cu",
+        {{"id", 3},
+         {"created_at", "2026-11-19T10:00:00.000000-08:00"},
+         {"assignment", assignment},
+         {"submission_method", "upload"},
+         {"users", {user}},
+         {"previous_submissions",
+          {{{"submission_time", "2026-11-18T10:00:00.000000-08:00"}, {"score", 7.5}},
+           {{"submission_time", "2026-11-17T10:00:00.000000-08:00"}, {"score", "30.0"}}}}});
+    CHECK(score(packaged) == 7.5);
+    CHECK(output_says(packaged, "past the course's limit of 2"));
+    CHECK(packaged.at("tests").size() == read_report(dir / "local.json").at("tests").size());
     // The instructors' details name each hidden dataset's largest error, which another seed
     // would change.
     for (const char* t : {"gather: hidden dataset details", "cpu_fast: hidden dataset details"})
       CHECK(test_named(packaged, t)["output"] ==
-            test_named(read_json(dir / "local.json"), t)["output"]);
+            test_named(read_report(dir / "local.json"), t)["output"]);
   }
 }
 
@@ -149,7 +187,7 @@ TEST_SUITE("student-kit") {
         {k.gpulab.string(), "run", "scatter-gather", "--out", (k.root / "stub.json").string()});
     INFO(stub.output);
     CHECK(stub.exit_code != 0);  // every test failed
-    const json s = read_json(k.root / "stub.json");
+    const json s = read_report(k.root / "stub.json");
     CHECK(s.at("extra_data").at("gpulab").at("backend") == "sim");
     CHECK(score(s) == 0);
     CHECK(contains(test_named(s, "gather: correctness on the public"), "never written"));
@@ -159,7 +197,7 @@ TEST_SUITE("student-kit") {
                                   "--out", (k.root / "done.json").string()});
     INFO(done.output);
     CHECK(done.exit_code == 0);
-    const json d = read_json(k.root / "done.json");
+    const json d = read_report(k.root / "done.json");
     CHECK(score(d) == max_score(d));
     CHECK(score(d) > 0);
     for (const auto& t : d.at("tests"))

@@ -1,7 +1,9 @@
-// End-to-end: gpulab grade-all on small rosters on the CPU backend (suite class): reports, the
-// class CSV and HTML, resuming after kill -9 with nothing lost or graded twice, a grader that
-// dies on one student; and regrading with the same seed repeats every correctness result. On a
-// GPU (suite gpu-class) graders wait for the GPU lock and reports name the GPU and its driver.
+// End-to-end: gpulab grade-all on small rosters on the CPU backend (suite class): reports (gpulab's
+// own and Gradescope's, one grade), the class CSV and HTML and the gradebook uploads with a roster
+// CSV and a student whose code does not build, resuming after kill -9 with nothing lost or graded
+// twice, a grader that dies on one student; and regrading with the same seed repeats every
+// correctness result. On a GPU (suite gpu-class) graders wait for the GPU lock and reports name the
+// GPU and its driver.
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "class_table.h"
 #include "device.h"
 #include "e2e_util.h"
 #include "file_lock.h"
@@ -45,7 +48,8 @@ gpulab::ProcessResult grade_all(const fs::path& roster, const fs::path& out,
   return gpulab::run_process(po);
 }
 
-json read_json(const fs::path& file) {
+// grading.json, grade-all's record (not a report).
+json read_record(const fs::path& file) {
   std::ifstream in(file);
   REQUIRE_MESSAGE(in.good(), "missing " << file);
   return json::parse(in);
@@ -57,8 +61,12 @@ void copy_submission(const std::string& name, const fs::path& to) {
     if (f.path().extension() == ".cu") fs::copy_file(f.path(), to / f.path().filename());
 }
 
+// Gradescope's results.json, which grade-all writes from gpulab's own report.json beside it.
 fs::path report_of(const fs::path& out, const std::string& student) {
   return out / "scatter-gather" / student / "results.json";
+}
+fs::path gpulab_report_of(const fs::path& out, const std::string& student) {
+  return out / "scatter-gather" / student / "report.json";
 }
 
 // Rows of a CSV without quoted fields (student names and numbers only are looked at).
@@ -102,32 +110,56 @@ json correctness_of(const json& report) {
 }  // namespace
 
 TEST_SUITE("class") {
-  TEST_CASE("grade-all: a report per student, the class CSV and HTML, and a rerun grades nothing") {
+  TEST_CASE("grade-all: reports, the class CSV, HTML and gradebooks, and a rerun grades nothing") {
     const fs::path dir = scratch("grade-all");
     const fs::path roster = dir / "roster", out = dir / "out";
-    copy_submission("alt-correct", roster / "alice");  // the student's folder
-    copy_submission("compile-error", roster / "bob");
+    copy_submission("alt-correct", roster / "alice");                     // the student's folder
+    copy_submission("compile-error", roster / "bob");                     // does not build
     copy_submission("alt-correct", roster / "carol" / "scatter-gather");  // a folder per lab
     fs::create_directories(roster / "carol" / "scan");
     std::ofstream(roster / "notes.txt") << "not a student\n";
+    // The roster CSV: alice by a folder column, bob by his id (his folder's name), dave with no
+    // submission; carol has no row.
+    const fs::path students = dir / "students.csv";
+    std::ofstream(students) << "id,name,email,folder\r\ns1,\"Lovelace, Ada\",ada@uni.example,"
+                               "alice\r\nbob,Bob,bob@uni.example,\r\ns4,Dave,dave@uni.example,"
+                               "dave\r\n";
+    const std::vector<std::string> args = {"--backend",
+                                           "sim",
+                                           "--jobs",
+                                           "2",
+                                           "--roster-csv",
+                                           students.string(),
+                                           "--canvas-assignment",
+                                           "scatter-gather=1234"};
 
-    const auto first = grade_all(roster, out);
+    const auto first = grade_all(roster, out, args);
     INFO(first.output);
     REQUIRE(first.exit_code == 0);
     CHECK(said(first, "notes.txt is neither a directory"));
+    CHECK(said(first, "carol has no row in"));
+    CHECK(said(first, "s4 (" + students.string() + ") has no entry dave"));
     CHECK(said(first, "grading 3 of 3 submissions"));
     // Not a terminal: one plain progress line per student.
     for (const char* line :
          {"[1/3] scatter-gather/", "[2/3] scatter-gather/", "[3/3] scatter-gather/"})
       CHECK(said(first, line));
 
-    const json alice = read_json(report_of(out, "alice")), bob = read_json(report_of(out, "bob")),
-               carol = read_json(report_of(out, "carol"));
+    const json alice = read_report(report_of(out, "alice")),
+               bob = read_report(report_of(out, "bob")),
+               carol = read_report(report_of(out, "carol"));
     CHECK(score(alice) == max_score(alice));
     CHECK(score(alice) > 0);
     CHECK(score(carol) == score(alice));
     CHECK(score(bob) == 0);
     CHECK(contains(test_named(bob, "gather: does not build"), "did not build"));
+    // results.json is Gradescope's rendering of report.json, gpulab's own: one grade.
+    for (const char* s : {"alice", "bob", "carol"}) {
+      const json own = read_report(gpulab_report_of(out, s));
+      CHECK(own.at("format") == "gpulab-report");
+      CHECK(own.at("score") == read_report(report_of(out, s)).at("score"));
+    }
+    CHECK(read_report(gpulab_report_of(out, "bob")).at("outcome") == "did not build");
     // Each report records what it was graded with.
     for (const json* r : {&alice, &bob, &carol}) {
       const json env = r->at("extra_data").at("gpulab");
@@ -136,7 +168,7 @@ TEST_SUITE("class") {
       CHECK(env.at("compiler").get<std::string>().size() > 0);
       CHECK(env.contains("device"));
     }
-    const json record = read_json(out / "scatter-gather" / "alice" / "grading.json");
+    const json record = read_record(out / "scatter-gather" / "alice" / "grading.json");
     CHECK(record.at("outcome") == "graded");
     CHECK(record.at("key").at("backend") == "sim");
     CHECK(record.at("key").at("submission").get<std::string>().rfind("fnv1a64:", 0) == 0);
@@ -147,9 +179,10 @@ TEST_SUITE("class") {
     CHECK(fingerprint.size() == 64);
     CHECK(fingerprint.find_first_not_of("0123456789abcdef") == std::string::npos);
 
-    // The CSV: a row per student with the report's total; a column per test.
+    // The CSV: a row per student with the roster CSV's identifiers and the report's total; a
+    // column per part and per test.
     const auto rows = csv_rows(read_text(out / "class.csv"));
-    REQUIRE(rows.size() == 4);
+    REQUIRE(rows.size() == 5);
     const auto& header = rows[0];
     const auto col = [&](const std::string& name) {
       const auto it = std::find(header.begin(), header.end(), name);
@@ -159,19 +192,49 @@ TEST_SUITE("class") {
     CHECK(rows[1][0] == "alice");
     CHECK(rows[2][0] == "bob");
     CHECK(rows[3][0] == "carol");
+    CHECK(rows[4][0] == "dave");
+    CHECK(rows[1][col("id")] == "s1");
+    CHECK(rows[1][col("email")] == "ada@uni.example");
+    CHECK(rows[2][col("id")] == "bob");
+    CHECK(rows[3][col("id")] == "");  // carol: no row in the roster CSV
+    const std::string correctness = "scatter-gather: gather: correctness on the public datasets";
     CHECK(std::stod(rows[1][col("total")]) == score(alice));
-    CHECK(std::stod(rows[2][col("total")]) == 0);
-    CHECK(rows[1][col("scatter-gather: gather: correctness on the public datasets")] == "10");
-    CHECK(rows[2][col("scatter-gather: gather: does not build")] == "0");
+    CHECK(rows[1][col(correctness)] == "10");
+    CHECK(rows[1][col("scatter-gather: gather score")] != "");
     CHECK(rows[1][col("scatter-gather status")] == "graded");
-    // The HTML: one file, a histogram, nothing fetched from elsewhere.
+    // bob did not build and dave submitted nothing: flagged, a zero in every cell of the lab's
+    // maximum.
+    for (size_t r : {2, 4}) {
+      INFO(rows[r][0]);
+      CHECK(rows[r][col("scatter-gather status")] == (r == 2 ? "did not build" : "missing"));
+      CHECK(rows[r][col(correctness)] == "0");
+      CHECK(rows[r][col("scatter-gather: gather score")] == "0");
+      CHECK(rows[r][col("scatter-gather score")] == "0");
+      CHECK(std::stod(rows[r][col("scatter-gather max")]) == max_score(alice));
+      CHECK(std::stod(rows[r][col("total")]) == 0);
+    }
+    // The HTML: one file, a histogram, nothing fetched from elsewhere; the zeros counted in the
+    // mean (alice and carol full marks, bob and dave nothing).
     const std::string html = read_text(out / "class.html");
     CHECK(html.find("<svg class=\"hist\"") != std::string::npos);
     CHECK(html.find("http") == std::string::npos);
+    CHECK(html.find("4 counted") != std::string::npos);
+    CHECK(html.find("mean " + gpulab::format_points(score(alice) / 2)) != std::string::npos);
+    // The gradebooks: Gradescope's per lab, Canvas's with the assignment id.
+    const auto gs = csv_rows(read_text(out / "gradescope-scatter-gather.csv"));
+    REQUIRE(gs.size() == 5);
+    CHECK(gs[0] == std::vector<std::string>{"Name", "SID", "Email", "Total Score"});
+    CHECK(gs[2] == std::vector<std::string>{"Bob", "bob", "bob@uni.example", "0"});
+    const auto canvas = csv_rows(read_text(out / "canvas.csv"));
+    REQUIRE(canvas.size() == 6);  // header, Points Possible, 4 students
+    CHECK(canvas[0].back() == "scatter-gather (1234)");
+    CHECK(std::stod(canvas[1].back()) == max_score(alice));
+    CHECK(canvas[2] == std::vector<std::string>{"Lovelace, Ada", "", "s1", "", "",
+                                                gpulab::format_points(score(alice))});
 
     // A rerun with the same configuration grades nothing and rewrites no report.
     const auto written = fs::last_write_time(report_of(out, "alice"));
-    const auto second = grade_all(roster, out);
+    const auto second = grade_all(roster, out, args);
     INFO(second.output);
     CHECK(second.exit_code == 0);
     CHECK(said(second, "grading 0 of 3 submissions"));
@@ -181,10 +244,10 @@ TEST_SUITE("class") {
     copy_submission("alt-correct", dir / "fixed");
     fs::remove_all(roster / "bob");
     fs::rename(dir / "fixed", roster / "bob");
-    const auto third = grade_all(roster, out);
+    const auto third = grade_all(roster, out, args);
     INFO(third.output);
     CHECK(said(third, "grading 1 of 3 submissions"));
-    CHECK(score(read_json(report_of(out, "bob"))) == score(alice));
+    CHECK(score(read_report(report_of(out, "bob"))) == score(alice));
     CHECK(fs::last_write_time(report_of(out, "alice")) == written);
   }
 
@@ -249,10 +312,10 @@ TEST_SUITE("class") {
     for (const auto& [s, t] : kept) CHECK_MESSAGE(fs::last_write_time(report_of(out, s)) == t, s);
     for (const char* s : {"s1", "s2", "s3", "s4", "s5"}) {
       INFO(s);
-      CHECK(read_json(out / "scatter-gather" / s / "grading.json").at("outcome") == "graded");
-      CHECK(read_json(report_of(out, s)).contains("score"));
+      CHECK(read_record(out / "scatter-gather" / s / "grading.json").at("outcome") == "graded");
+      CHECK(read_report(report_of(out, s)).contains("score"));
     }
-    CHECK(score(read_json(report_of(out, "s3"))) > 0);
+    CHECK(score(read_report(report_of(out, "s3"))) > 0);
     // Nothing half-written is left: no partial report, no temporary file.
     for (const auto& f : fs::recursive_directory_iterator(out)) {
       const std::string name = f.path().filename().string();
@@ -273,19 +336,19 @@ TEST_SUITE("class") {
     INFO(run.output);
     CHECK(run.exit_code == 1);  // some submission was not graded
     CHECK(said(run, "the grader failed on 1"));
-    const json failed = read_json(report_of(out, "hangs"));
+    const json failed = read_report(report_of(out, "hangs"));
     CHECK_FALSE(failed.contains("score"));  // no invented score
     CHECK(failed.at("tests").is_array());
     CHECK(failed.at("output").get<std::string>().find("The grader failed") != std::string::npos);
-    CHECK(read_json(out / "scatter-gather" / "hangs" / "grading.json").at("outcome") ==
+    CHECK(read_record(out / "scatter-gather" / "hangs" / "grading.json").at("outcome") ==
           "grader failed");
     CHECK(fs::exists(out / "scatter-gather" / "hangs" / "grade.log"));
     for (const char* s : {"quick1", "quick2"})
-      CHECK(read_json(report_of(out, s)).contains("score"));
+      CHECK(read_report(report_of(out, s)).contains("score"));
     const auto rows = csv_rows(read_text(out / "class.csv"));
     REQUIRE(rows.size() == 4);
     CHECK(rows[1][0] == "hangs");
-    CHECK(rows[1][1] == "grader failed");
+    CHECK(rows[1][4] == "grader failed");  // after student, id, name, email
 
     // The next run tries the failed one again (here it has been fixed), and only it.
     fs::remove_all(roster / "hangs");
@@ -294,7 +357,7 @@ TEST_SUITE("class") {
     INFO(again.output);
     CHECK(again.exit_code == 0);
     CHECK(said(again, "grading 1 of 3 submissions"));
-    CHECK(read_json(report_of(out, "hangs")).contains("score"));
+    CHECK(read_report(report_of(out, "hangs")).contains("score"));
   }
 
   TEST_CASE("regrading with the same seed repeats every correctness result") {
@@ -338,12 +401,13 @@ TEST_SUITE("gpu-class") {
     CHECK(Clock::now() - t0 >= std::chrono::seconds(20));
     const fs::path log = out / "scatter-gather" / "alice" / "grade.log";
     CHECK(read_text(log).find("waiting for the GPU") != std::string::npos);
-    const json report = read_json(report_of(out, "alice"));
+    const json report = read_report(report_of(out, "alice"));
     const json device = report.at("extra_data").at("gpulab").at("device");
     CHECK(device.at("usable") == true);
     CHECK(device.at("name").get<std::string>().size() > 0);
     CHECK(device.at("driver_release").get<std::string>().size() > 0);
-    CHECK(device.at("uuid") == read_json(out / "scatter-gather" / "alice" / "grading.json")["gpu"]);
+    CHECK(device.at("uuid") ==
+          read_record(out / "scatter-gather" / "alice" / "grading.json")["gpu"]);
     CHECK(score(report) > 0);
     const json perf = test_named(report, "gather: performance");
     CHECK(perf.at("extra_data").contains("ratio"));

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -57,16 +58,40 @@ Graded grade_to(const fs::path& report, const std::string& lab, const fs::path& 
   Graded g;
   g.process =
       gpulab::run_process({argv, report.parent_path(), timeout_s, 1 << 20, 0, 0, std::move(env)});
-  REQUIRE_MESSAGE(fs::is_regular_file(report),
-                  "no report was written; gpulab said:\n" << g.process.output);
+  REQUIRE_MESSAGE(fs::is_regular_file(report), "no report was written; gpulab said:\n"
+                                                   << g.process.output);
   g.report = read_report(report);
   return g;
 }
 
+fs::path reports_read_folder() {
+  return fs::temp_directory_path() / ("gpulab-e2e-reports-read-" + std::to_string(getpid()));
+}
+
+namespace {
+
+// A copy of a report read, for e2e_main's schema check: numbered in the order read, named after
+// the report's path so that a violation names the report.
+void keep_copy(const fs::path& file, const std::string& text) {
+  static int count = 0;
+  std::string name = file.string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  if (name.size() > 150) name = name.substr(name.size() - 150);
+  char prefix[16];
+  std::snprintf(prefix, sizeof prefix, "%05d", ++count);
+  fs::create_directories(reports_read_folder());
+  std::ofstream(reports_read_folder() / (std::string(prefix) + name + ".json"), std::ios::binary)
+      << text;
+}
+
+}  // namespace
+
 json read_report(const fs::path& file) {
-  std::ifstream in(file);
-  REQUIRE_MESSAGE(in.good(), "cannot read the report " << file.string());
-  return json::parse(in);
+  REQUIRE_MESSAGE(fs::is_regular_file(file), "cannot read the report " << file.string());
+  const std::string text = read_text(file);
+  keep_copy(file, text);
+  return json::parse(text);
 }
 
 namespace {
@@ -120,8 +145,24 @@ json test_named(const json& report, const std::string& prefix) {
   return *found;
 }
 
+std::string plain_text(const std::string& markdown) {
+  std::string out;
+  out.reserve(markdown.size());
+  for (size_t i = 0; i < markdown.size(); ++i) {
+    if (markdown[i] == '\\' && i + 1 < markdown.size() &&
+        std::ispunct(static_cast<unsigned char>(markdown[i + 1])))
+      ++i;
+    out += markdown[i];
+  }
+  return out;
+}
+
 bool contains(const json& t, const std::string& text) {
-  return t.at("output").get<std::string>().find(text) != std::string::npos;
+  return plain_text(t.at("output").get<std::string>()).find(text) != std::string::npos;
+}
+
+bool output_says(const json& report, const std::string& text) {
+  return plain_text(report.at("output").get<std::string>()).find(text) != std::string::npos;
 }
 
 double score(const json& report) {

@@ -36,8 +36,11 @@ bool said(const gpulab::ProcessResult& p, const std::string& text);
 std::string read_text(const fs::path& file);
 
 // A report gpulab wrote, in any format (report_formats.h), parsed. Every e2e test reads its
-// reports through here.
+// reports through here: a copy of each is kept in reports_read_folder(), which e2e_main checks
+// against the formats' schemas once the tests ran (tests/report_schema/check_reports.py).
 json read_report(const fs::path& file);
+// This process's folder of the reports read.
+fs::path reports_read_folder();
 
 // The hidden seed these suites grade with (short, so gpulab warns that it is guessable).
 inline const std::string kHiddenSeed = "7";
@@ -60,7 +63,15 @@ std::vector<std::string> leftover_processes();
 // A copy of the test whose name starts with `prefix` (exactly one must).
 json test_named(const json& report, const std::string& prefix);
 
+// Markdown text (Gradescope's outputs, grader/markdown_text.h) as plain text: the escaping
+// backslashes dropped, so a test looks for the words a student reads. Text that is not
+// markdown passes through unchanged, but for a backslash before punctuation.
+std::string plain_text(const std::string& markdown);
+// Whether a test's output (plain_text) holds `text`.
 bool contains(const json& t, const std::string& text);
+// Whether a report's own output, above the tests (plain_text), holds `text`: the information
+// lines, not tests, that Gradescope's report lists under "Not graded here".
+bool output_says(const json& report, const std::string& text);
 double score(const json& report);
 double max_score(const json& report);
 

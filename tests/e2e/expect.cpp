@@ -61,9 +61,11 @@ void check_outputs_contain(const json& test, const json& spec, const json& repor
 
 void check_group(const json& report, const std::string& part, const std::string& group,
                  const json& spec) {
-  const json t = test_named(report, part + ": correctness on the " + group + " datasets");
-  // A group that lab.json does not run on this backend is not run: nothing to check here.
-  if (t["name"].get<std::string>().find(" datasets not run (") != std::string::npos) return;
+  const std::string name = part + ": correctness on the " + group + " datasets";
+  // A group that lab.json does not run on this backend is not run: an information line, not a
+  // test (Gradescope's report lists it in its output); nothing to check here.
+  if (output_says(report, name + " not run (")) return;
+  const json t = test_named(report, name);
   // "pass" or "fail", or one of them per part: {"inclusive": "pass", "hillis-steele": "fail"}.
   const json& want = spec[group].is_object() ? spec[group].at(part) : spec[group];
   if (want == "pass") {
@@ -163,17 +165,17 @@ fs::path materialize(const Expected& e) {
 void check_report(const Expected& e, const json& report) {
   const std::vector<std::string> parts = parts_of(e.spec);
   // Anywhere: the instructors' details of hidden datasets too.
-  std::string all = report.at("output").get<std::string>();
-  for (const auto& t : report.at("tests")) all += "\n" + t.at("output").get<std::string>();
+  std::string all = plain_text(report.at("output").get<std::string>());
+  for (const auto& t : report.at("tests"))
+    all += "\n" + plain_text(t.at("output").get<std::string>());
   for (const auto& text : e.spec.value("output_lacks", json::array()))
     CHECK_MESSAGE(all.find(text.get<std::string>()) == std::string::npos,
                   "\"" << text.get<std::string>() << "\" is in the report:\n"
                        << all);
   for (const auto& text : e.spec.value("report_output_contains", json::array()))
-    CHECK_MESSAGE(
-        report.at("output").get<std::string>().find(text.get<std::string>()) != std::string::npos,
-        "\"" << text.get<std::string>() << "\" is not in the report's output:\n"
-             << report.at("output").get<std::string>());
+    CHECK_MESSAGE(output_says(report, text.get<std::string>()),
+                  "\"" << text.get<std::string>() << "\" is not in the report's output:\n"
+                       << report.at("output").get<std::string>());
   for (const auto& [key, title] : {std::pair<std::string, std::string>{"build", "does not build"},
                                    {"intake", "submission not accepted"}}) {
     if (!e.spec.contains(key)) continue;

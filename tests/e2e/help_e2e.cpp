@@ -22,6 +22,7 @@ std::set<std::string> variables_read() {
       R"re(getenv\("((GPULAB_|NO_COLOR)[A-Z_]*)"\)|env_or\("(GPULAB_[A-Z_]*)")re");
   for (const char* dir : {"grader", "harness"})
     for (const auto& e : fs::directory_iterator(kSource / dir)) {
+      if (!e.is_regular_file()) continue;  // grader/schemas/: the reports' JSON Schemas
       std::ifstream in(e.path());
       const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
       for (std::sregex_iterator m(text.begin(), text.end(), read), end; m != end; ++m)

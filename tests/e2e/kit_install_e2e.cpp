@@ -34,9 +34,9 @@ Ran kit_run_scan(const fs::path& cwd, const fs::path& report, std::vector<std::s
   argv.insert(argv.end(), extra.begin(), extra.end());
   Ran r;
   r.process = run_in_kit(argv, cwd, {}, 300);
-  std::ifstream in(report);
-  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << r.process.output);
-  r.report = json::parse(in);
+  REQUIRE_MESSAGE(fs::is_regular_file(report), "no report was written; gpulab said:\n"
+                                                   << r.process.output);
+  r.report = read_report(report);
   return r;
 }
 

@@ -211,7 +211,7 @@ TEST_SUITE("sandbox") {
       const gpulab::ProcessResult p =
           gpulab::run_process({argv, dir, 300, 1 << 20, 0, 0, {kNoBwrap}});
       INFO(p.output);
-      const json report = json::parse(std::ifstream(dir / "r.json"));
+      const json report = read_report(dir / "r.json");
       if (require) {
         CHECK(p.exit_code == 1);
         CHECK_FALSE(report.contains("score"));

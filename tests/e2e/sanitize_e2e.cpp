@@ -31,9 +31,9 @@ Ran run_sanitized(const fs::path& src, const std::string& name) {
       (cwd / "r.json").string()};
   Ran r;
   r.process = gpulab::run_process({argv, cwd, 600, 1 << 20, 0, 0, {}});
-  std::ifstream in(cwd / "r.json");
-  REQUIRE_MESSAGE(in.good(), "no report was written; gpulab said:\n" << r.process.output);
-  r.report = json::parse(in);
+  REQUIRE_MESSAGE(fs::is_regular_file(cwd / "r.json"), "no report was written; gpulab said:\n"
+                                                           << r.process.output);
+  r.report = read_report(cwd / "r.json");
   return r;
 }
 

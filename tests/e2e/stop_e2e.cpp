@@ -112,12 +112,10 @@ TEST_SUITE("adversarial") {
       CHECK(WEXITSTATUS(s.status) == gpulab::kExitStopped);
       // It stopped the run at once, not at its time limit.
       CHECK(s.stop_s < 10);
-      std::ifstream in(report);
-      REQUIRE_MESSAGE(in.good(), "no report was written");
-      const json j = json::parse(in);
+      const json j = read_report(report);
       const std::string name = signal == SIGTERM ? "SIGTERM" : "SIGINT";
       CHECK_FALSE(j.contains("score"));
-      CHECK(j.at("output").get<std::string>().find("stopped (" + name + ")") != std::string::npos);
+      CHECK(output_says(j, "stopped (" + name + ")"));
       CHECK(j.at("extra_data").at("stopped").at("signal") == name);
       CHECK(j.at("extra_data").at("gpulab").at("lab") == "scan");
       CHECK(s.output.find("stopped by " + name) != std::string::npos);

@@ -1,0 +1,137 @@
+#include "prairielearn_package.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "dist_policy.h"
+#include "html_text.h"
+#include "lab_config.h"
+#include "paths.h"
+#include "secret.h"
+
+namespace gpulab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Where the image keeps gpulab's sources (built in place, in build/) and its entrypoint: filled
+// into the Dockerfile and the entrypoint, and named by info.json.
+constexpr const char* kImageSource = "/opt/gpulab";
+constexpr const char* kImageEntrypoint = "/usr/local/bin/gpulab-prairielearn-grade";
+// Seconds PrairieLearn gives one grading before it stops the container. A correct scan on the
+// CPU backend grades in about 10 s from an empty dataset cache (each job's container starts
+// with one); a slow or hanging submission is stopped run by run at gpulab's own limits, which
+// this leaves room for.
+constexpr int kTimeoutS = 600;
+
+// A UUID for the lab's question, the same each time it is packaged (PrairieLearn knows a
+// question by it across syncs): name-based, from SHA-256 of public text, version 5's layout.
+std::string question_uuid(const std::string& lab) {
+  std::string b = sha256("gpulab prairielearn question\n" + lab).substr(0, 16);
+  b[6] = static_cast<char>((b[6] & 0x0f) | 0x50);
+  b[8] = static_cast<char>((b[8] & 0x3f) | 0x80);
+  const std::string hex = to_hex(b);
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+std::string info_json(const LabConfig& lab, const std::string& image) {
+  const nlohmann::json info = {{"uuid", question_uuid(lab.id)},
+                               {"title", "gpulab " + lab.id + ": " + lab.title},
+                               {"topic", "gpulab"},
+                               {"tags", {"gpulab", lab.id}},
+                               {"type", "v3"},
+                               {"singleVariant", true},
+                               {"gradingMethod", "External"},
+                               {"externalGradingOptions",
+                                {{"enabled", true},
+                                 {"image", image},
+                                 {"entrypoint", kImageEntrypoint},
+                                 {"timeout", kTimeoutS}}}};
+  return info.dump(2) + "\n";
+}
+
+std::string question_html(const LabConfig& lab) {
+  std::string files, names;
+  for (const auto& f : lab.student_files) {
+    files += (files.empty() ? "" : ", ") + ("<code>" + html_escape(f) + "</code>");
+    names += (names.empty() ? "" : ",") + html_escape(f);
+  }
+  return "<pl-question-panel>\n"
+         "  <p><b>" +
+         html_escape(lab.title) + "</b> (gpulab lab <code>" + html_escape(lab.id) +
+         "</code>): upload " + files +
+         ", as in your copy of the lab.</p>\n"
+         "  <p>It is graded on gpulab's CPU backend, which runs your kernels on the CPU and "
+         "checks them for bugs: correctness on the public and the hidden datasets, no "
+         "performance points. Check it first with <code>gpulab run " +
+         html_escape(lab.id) +
+         "</code>.</p>\n"
+         "</pl-question-panel>\n\n"
+         "<pl-file-upload file-names=\"" +
+         names +
+         "\"></pl-file-upload>\n\n"
+         "<pl-submission-panel>\n"
+         "  <pl-external-grader-results></pl-external-grader-results>\n"
+         "  <pl-file-preview></pl-file-preview>\n"
+         "</pl-submission-panel>\n";
+}
+
+void write_file(const fs::path& path, const std::string& content, bool executable) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+  if (executable)
+    fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add);
+}
+
+}  // namespace
+
+std::string default_prairielearn_image() {
+  return std::string("gpulab-prairielearn:") + GPULAB_VERSION;
+}
+
+int make_prairielearn_package(const PrairieLearnPackage& p, std::ostream& log) {
+  const Paths paths = Paths::current();
+  const LabConfig lab = LabConfig::load_id(paths.source, p.lab);
+  if (p.image.empty()) throw std::runtime_error("--image: the image's name is empty");
+  if (fs::exists(p.out) && !(fs::is_directory(p.out) && fs::is_empty(p.out)))
+    throw std::runtime_error(p.out.string() +
+                             " exists and is not an empty folder: give a new one (the package "
+                             "writes question/ and image/ under it)");
+  const fs::path question = p.out / "question", image = p.out / "image";
+  write_file(question / "info.json", info_json(lab, p.image), false);
+  write_file(question / "question.html", question_html(lab), false);
+  // The grader's inputs, in files of their own so the entrypoint reads each as it is (any text).
+  write_file(question / "tests" / "lab", lab.id, false);
+  write_file(question / "tests" / "hidden-seed", p.hidden_seed, false);
+
+  const std::vector<std::pair<std::string, std::string>> values = {
+      {"GPULAB_VERSION", GPULAB_VERSION},
+      {"GPULAB_IMAGE_SOURCE", kImageSource},
+      {"GPULAB_IMAGE_ENTRYPOINT", kImageEntrypoint}};
+  for (const auto& f : read_bundle(paths.source,
+                                   {{"packaging/prairielearn/Dockerfile", "Dockerfile"},
+                                    {"packaging/prairielearn/entrypoint", "entrypoint"}},
+                                   ""))
+    write_file(image / f.path, fill_template(f.content, values, "packaging/prairielearn/" + f.path),
+               f.executable);
+  // The Gradescope autograder's selection: what building gpulab for the CPU backend needs.
+  const auto sources = select_files(Bundle::gradescope, tracked_files(paths.source));
+  for (const auto& f : read_bundle(paths.source, sources, "gpulab/"))
+    write_file(image / f.path, f.content, f.executable);
+  log << "wrote " << p.out.string() << ": the PrairieLearn question for " << lab.id
+      << " in question/ (copy it into the course's questions/; its tests/ holds the hidden seed, "
+         "so keep the course repository private to its staff), and the grader image's build "
+         "context in image/ ("
+      << sources.size() << " gpulab sources; build it with `docker build -t " << p.image << " "
+      << image.string() << "` and push it where the course's PrairieLearn pulls images)\n";
+  return 0;
+}
+
+}  // namespace gpulab

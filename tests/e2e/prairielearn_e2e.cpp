@@ -1,0 +1,93 @@
+// End-to-end: the PrairieLearn external grader, run the way PrairieLearn's external grading runs
+// it, without docker: `gpulab package prairielearn` writes the question and the image's context,
+// a folder laid out like the container's /grade (student/, tests/ from the question,
+// data/data.json) stands in for it, and the image's entrypoint grades it on the CPU backend with
+// this build's gpulab. A correct scan scores 1, the stub 0, and code that does not compile is
+// not gradable, with the compiler's words.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "e2e_util.h"
+
+namespace {
+
+using namespace e2e;
+
+bool has(const json& text, const std::string& part) {
+  return text.get<std::string>().find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_SUITE("prairielearn") {
+  TEST_CASE("the PrairieLearn grader grades a /grade folder on the CPU backend") {
+    const fs::path dir = scratch("prairielearn");
+    const std::string seed = "prairielearn-e2e-seed-0123456789";
+    const auto made = run_command({GPULAB_TEST_BINARY, "package", "prairielearn", "scan",
+                                   "--hidden-seed", seed, "--out", (dir / "package").string()},
+                                  dir);
+    INFO(made.output);
+    REQUIRE(made.exit_code == 0);
+    const fs::path entrypoint = dir / "package" / "image" / "entrypoint";
+    REQUIRE((fs::status(entrypoint).permissions() & fs::perms::owner_exec) != fs::perms::none);
+
+    // PrairieLearn's container: the question's tests/, the student's files, the question's data.
+    const fs::path root = dir / "grade";
+    fs::create_directories(root);
+    fs::copy(dir / "package" / "question" / "tests", root / "tests", fs::copy_options::recursive);
+    fs::create_directories(root / "data");
+    std::ofstream(root / "data" / "data.json")
+        << R"({"params": {}, "correct_answers": {}, "submitted_answers": {}, "format_errors": {},)"
+        << R"( "partial_scores": {}, "score": 0, "feedback": {}, "variant_seed": 1, "options": {},)"
+        << R"( "raw_submitted_answers": {}, "editable": false, "panel": "question", "extensions": {}})";
+    const std::vector<std::string> env = {
+        "GPULAB_PRAIRIELEARN_ROOT=" + root.string(),
+        std::string("GPULAB_PRAIRIELEARN_GPULAB=") + GPULAB_TEST_BINARY};
+    const auto grade_with = [&](const fs::path& file) {
+      fs::remove_all(root / "student");
+      fs::remove_all(root / "results");
+      fs::create_directories(root / "student");
+      fs::copy_file(file, root / "student" / "scan.cu");
+      const auto r = run_command({entrypoint.string()}, root, env);
+      INFO(r.output);
+      CHECK(r.exit_code == 0);  // PrairieLearn reads the results, whatever the grading gave
+      CHECK(!said(r, "no hidden seed given"));  // graded with the question's seed
+      CHECK(read_text(root / "results" / "results.json").find(seed) == std::string::npos);
+      return read_report(root / "results" / "results.json");
+    };
+
+    const json correct = grade_with(kSource / "reference" / "scan" / "scan.cu");
+    INFO(correct.dump(1));
+    CHECK(correct["gradable"] == true);
+    CHECK(correct["score"] == 1.0);
+    CHECK(correct["tests"].size() >= 10);
+    for (const auto& t : correct["tests"]) CHECK(t["points"] == t["max_points"]);
+    // A test on hidden datasets: its points and how many passed, no dataset named.
+    const json hidden = test_named(correct, "exclusive: correctness on the hidden");
+    CHECK(has(hidden["message"], "hidden datasets passed"));
+    CHECK(hidden["output"] == "");
+
+    const json stub = grade_with(kSource / "labs" / "scan" / "scan.cu");
+    CHECK(stub["gradable"] == true);
+    CHECK(stub["score"] == 0.0);
+    CHECK(stub["tests"].size() == correct["tests"].size());
+
+    const json broken =
+        grade_with(kSource / "tests" / "submissions" / "scan" / "compile-error" / "scan.cu");
+    CHECK(broken["gradable"] == false);
+    CHECK(broken["score"] == 0.0);
+    CHECK(has(broken["message"], "did not build"));
+    CHECK(has(broken["output"], "scan.cu:7:48: error"));
+    CHECK(broken["tests"].empty());
+
+    // Without gpulab (an image whose build failed) the entrypoint still leaves a results.json.
+    const auto r = run_command({entrypoint.string()}, root,
+                               {"GPULAB_PRAIRIELEARN_ROOT=" + root.string(),
+                                "GPULAB_PRAIRIELEARN_GPULAB=" + (dir / "missing").string()});
+    CHECK(r.exit_code == 0);
+    const json none = read_report(root / "results" / "results.json");
+    CHECK(none["gradable"] == false);
+    CHECK(has(none["message"], "could not run"));
+  }
+}

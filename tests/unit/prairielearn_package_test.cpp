@@ -1,0 +1,84 @@
+// grader/prairielearn_package.h: the question folder (info.json, question.html, tests/ with the
+// lab and the seed as given) and the image's build context (the Dockerfile and entrypoint filled
+// in, gpulab's sources without reference/ or tests/).
+#include "prairielearn_package.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace {
+
+using nlohmann::json;
+using test::contains;
+using test::read_file;
+
+gpulab::PrairieLearnPackage package(const std::string& lab, const std::filesystem::path& out) {
+  return {lab, "a seed with 'quotes', $dollars\nand a second line", "course/gpulab-grader:1", out};
+}
+
+json info(const std::filesystem::path& out) {
+  return json::parse(read_file(out / "question" / "info.json"));
+}
+
+}  // namespace
+
+TEST_CASE("prairielearn package: an external-graded question for the lab, the seed as given") {
+  test::TempDir dir;
+  std::ostringstream log;
+  const auto p = package("scan", dir / "a");
+  REQUIRE(gpulab::make_prairielearn_package(p, log) == 0);
+  const json i = info(p.out);
+  CHECK(i["gradingMethod"] == "External");
+  CHECK(i["externalGradingOptions"]["enabled"] == true);
+  CHECK(i["externalGradingOptions"]["image"] == "course/gpulab-grader:1");
+  CHECK(i["externalGradingOptions"]["timeout"].get<int>() > 0);
+  // The entrypoint info.json names is where the Dockerfile puts it.
+  const std::string entrypoint = i["externalGradingOptions"]["entrypoint"];
+  const std::string dockerfile = read_file(p.out / "image" / "Dockerfile");
+  CHECK(contains(dockerfile, "COPY entrypoint " + entrypoint + "\n"));
+  for (const char* f : {"Dockerfile", "entrypoint"}) {
+    CAPTURE(f);
+    CHECK(!contains(read_file(p.out / "image" / f), "@GPULAB_"));
+  }
+  CHECK(read_file(p.out / "question" / "tests" / "lab") == "scan");
+  CHECK(read_file(p.out / "question" / "tests" / "hidden-seed") == p.hidden_seed);
+  const std::string html = read_file(p.out / "question" / "question.html");
+  CHECK(contains(html, "<pl-file-upload file-names=\"scan.cu\">"));
+  CHECK(contains(html, "<pl-external-grader-results>"));
+  for (const auto& text : {html, i.dump()}) CHECK(!contains(text, "dollars"));
+  // gpulab's sources for the CPU backend, nothing instructor-only.
+  CHECK(std::filesystem::is_regular_file(p.out / "image" / "gpulab" / "CMakeLists.txt"));
+  CHECK(std::filesystem::is_regular_file(p.out / "image" / "gpulab" / "labs" / "scan" / "scan.cu"));
+  for (const char* never : {"reference", "tests", "docs"}) {
+    CAPTURE(never);
+    CHECK(!std::filesystem::exists(p.out / "image" / "gpulab" / never));
+  }
+  CHECK(contains(log.str(), "docker build -t course/gpulab-grader:1"));
+}
+
+TEST_CASE("prairielearn package: a lab's question keeps its UUID, and labs differ") {
+  test::TempDir dir;
+  std::ostringstream log;
+  for (const char* out : {"a", "b"})
+    gpulab::make_prairielearn_package(package("scan", dir / out), log);
+  gpulab::make_prairielearn_package(package("scatter-gather", dir / "c"), log);
+  const std::string uuid = info(dir / "a")["uuid"];
+  CHECK(uuid.size() == 36);
+  CHECK(uuid[14] == '5');
+  CHECK(info(dir / "b")["uuid"] == uuid);
+  CHECK(info(dir / "c")["uuid"] != uuid);
+}
+
+TEST_CASE("prairielearn package: refuses an out folder in use and an unknown lab") {
+  test::TempDir dir;
+  std::ostringstream log;
+  test::write_file(dir / "used" / "notes.txt", "mine");
+  CHECK_THROWS_WITH_AS(gpulab::make_prairielearn_package(package("scan", dir / "used"), log),
+                       doctest::Contains("is not an empty folder"), std::runtime_error);
+  CHECK(read_file(dir / "used" / "notes.txt") == "mine");
+  CHECK_THROWS(gpulab::make_prairielearn_package(package("no-such-lab", dir / "new"), log));
+}

@@ -1,0 +1,138 @@
+// gpulab's own report format (report_json.h): written and read back without loss, and refused
+// with the key named when it is not one.
+#include "report_json.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "report_formats.h"
+
+namespace {
+
+using gpulab::Report;
+using nlohmann::json;
+
+Report rich_report() {
+  Report r;
+  gpulab::Test scored;
+  scored.name = "scan: correctness on the public datasets";
+  scored.score = 7.5;
+  scored.max_score = 10;
+  scored.passed = false;
+  scored.output = "3 of 4 public datasets passed";
+  scored.tags = {"scan", "public"};
+  scored.extra = {{"student_ms", 1.5}};
+  gpulab::Test hidden = scored;
+  hidden.name = "scan: correctness on the hidden datasets";
+  hidden.on_hidden_datasets = true;
+  gpulab::Test detail = hidden;
+  detail.visibility = "hidden";
+  detail.score = detail.max_score = 0;
+  gpulab::Test info;
+  info.name = "scan: performance not measured (sim backend)";
+  info.info = true;
+  info.extra = nullptr;
+  r.tests = {scored, hidden, detail, info};
+  r.leaderboard = {{"scan time (ms)", 1.25, "asc"}};
+  r.rows = {{"scan", "int-1", "FAIL", INFINITY, 2.0, 1.0, 2.0}};
+  r.output = "Graded on the CPU backend.";
+  r.execution_time_s = 12.5;
+  r.environment = {{"version", "0.1.0"}, {"backend", "sim"}};
+  r.outcome = gpulab::SubmissionOutcome::kNotBuilt;
+  r.adjustment = gpulab::ScoreAdjustment{5, "late by 1 day: 20% off"};
+  r.hidden_tests_visibility = "after_published";  // not the default
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("gpulab's own report reads back as the report it was written from") {
+  const Report r = rich_report();
+  const json j = gpulab::report_json(r, gpulab::ReportFormat::kGpulab);
+  CHECK(j["format"] == gpulab::kGpulabReportFormat);
+  CHECK(j["score"] == 5);  // the adjusted score
+  CHECK(j["tests_score"] == 15);
+  const Report back = gpulab::report_from_gpulab_json(j);
+  REQUIRE(back.tests.size() == r.tests.size());
+  for (size_t i = 0; i < r.tests.size(); ++i) {
+    CHECK(back.tests[i].name == r.tests[i].name);
+    CHECK(back.tests[i].score == r.tests[i].score);
+    CHECK(back.tests[i].max_score == r.tests[i].max_score);
+    CHECK(back.tests[i].passed == r.tests[i].passed);
+    CHECK(back.tests[i].output == r.tests[i].output);
+    CHECK(back.tests[i].visibility == r.tests[i].visibility);
+    CHECK(back.tests[i].on_hidden_datasets == r.tests[i].on_hidden_datasets);
+    CHECK(back.tests[i].info == r.tests[i].info);
+    CHECK(back.tests[i].tags == r.tests[i].tags);
+    CHECK(back.tests[i].extra == r.tests[i].extra);
+  }
+  CHECK(back.outcome == r.outcome);
+  REQUIRE(back.adjustment.has_value());
+  CHECK(back.adjustment->score == 5);
+  CHECK(back.adjustment->why == r.adjustment->why);
+  CHECK(back.final_score() == 5);
+  REQUIRE(back.rows.size() == 1);
+  CHECK(std::isinf(back.rows[0].err_over_bound));
+  CHECK(back.rows[0].ratio == 2.0);
+  REQUIRE(back.leaderboard.size() == 1);
+  CHECK(back.leaderboard[0].value == 1.25);
+  CHECK(back.environment == r.environment);
+  CHECK(back.output == r.output);
+  CHECK(back.hidden_tests_visibility == "after_published");
+  // Written again, the same bytes: nothing was lost or changed on the way.
+  CHECK(gpulab::report_text(back, gpulab::ReportFormat::kGpulab) ==
+        gpulab::report_text(r, gpulab::ReportFormat::kGpulab));
+}
+
+TEST_CASE("a stopped or failed grading keeps its reason and gives no score") {
+  Report r = rich_report();
+  r.stopped_by = 15;
+  const json j = gpulab::report_json(r, gpulab::ReportFormat::kGpulab);
+  CHECK_FALSE(j.contains("score"));
+  CHECK(j["scored"] == false);
+  const Report back = gpulab::report_from_gpulab_json(j);
+  CHECK(back.stopped_by == 15);
+  CHECK_FALSE(back.scored());
+}
+
+TEST_CASE("what is not gpulab's own report is refused, naming the key") {
+  const json good = gpulab::report_json(rich_report(), gpulab::ReportFormat::kGpulab);
+  const auto refused = [](const json& j) {
+    try {
+      gpulab::report_from_gpulab_json(j);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // Gradescope's results.json is another format.
+  CHECK(refused(gpulab::report_json(rich_report(), gpulab::ReportFormat::kGradescope))
+            .find("not a gpulab report") != std::string::npos);
+  json other_version = good;
+  other_version["version"] = 99;
+  CHECK(refused(other_version).find("version 99") != std::string::npos);
+  json no_name = good;
+  no_name["tests"][1].erase("name");
+  CHECK(refused(no_name).find("tests[1].name is missing") != std::string::npos);
+  json wrong_type = good;
+  wrong_type["tests"][0]["score"] = "ten";
+  CHECK(refused(wrong_type).find("tests[0].score has the wrong type") != std::string::npos);
+  json bad_outcome = good;
+  bad_outcome["outcome"] = "exploded";
+  CHECK(refused(bad_outcome).find("outcome") != std::string::npos);
+}
+
+TEST_CASE("every format in the list is named, found by its name and written") {
+  const Report r = rich_report();
+  const std::vector<std::string> names = gpulab::format_names();
+  CHECK(names.size() == 4);
+  for (const auto& name : names) {
+    const auto format = gpulab::format_named(name);
+    REQUIRE(format.has_value());
+    CHECK(gpulab::format_name(*format) == name);
+    CHECK(gpulab::formats_help().find(name + ": ") != std::string::npos);
+    CHECK(json::parse(gpulab::report_text(r, *format)).is_object());
+  }
+  CHECK_FALSE(gpulab::format_named("moodle").has_value());
+}

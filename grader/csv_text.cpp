@@ -1,12 +1,26 @@
 #include "csv_text.h"
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace gpulab {
 
 namespace {
 
-std::string csv_field(const std::string& s) {
+// Whether `s` is a plain number ("7.5", "-1"), which a spreadsheet must read as one.
+bool is_number(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size();
+}
+
+std::string csv_field(std::string s) {
+  // A cell a spreadsheet would take for a formula (=, +, -, @, a tab or CR first) is text with
+  // a quote before it: a name is a student's to choose (a folder named after them, a roster
+  // exported from a platform), and "=HYPERLINK(...)" must not run in an instructor's sheet.
+  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos && !is_number(s))
+    s = "'" + s;
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);

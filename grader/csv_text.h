@@ -1,5 +1,6 @@
 // CSV as spreadsheets and grade books read and write it (RFC 4180): fields quoted where they
-// hold a comma, a quote or a line break, rows ended by CRLF. One writer for every CSV gpulab
+// hold a comma, a quote or a line break, rows ended by CRLF; a text field that a spreadsheet
+// would run as a formula written with a quote before it. One writer for every CSV gpulab
 // writes (class.csv, the gradebook uploads), one reader for those it reads (a roster CSV).
 #pragma once
 

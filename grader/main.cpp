@@ -362,9 +362,11 @@ int main(int argc, char** argv) {
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
       if (grade_cmd->count("--timeout")) grade_o.run_timeout_s = grade_timeout_s;
       grade_o.performance = !grade_no_time;
+      // Read before any student code runs, which could rewrite them where unsandboxed.
+      const auto policy = GradescopePolicyInputs::read(grade_o.lab, submission_metadata);
       stop_grading_on_signals(grade_o, grade_out);
       Report r = grade(grade_o, std::cerr);
-      apply_lab_gradescope_policy(r, grade_o.lab, submission_metadata, std::cerr);
+      apply_gradescope_policy(r, policy, std::cerr);
       return finish(r, grade_out);
     }
     if (all_cmd->parsed()) {

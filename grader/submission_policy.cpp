@@ -193,15 +193,45 @@ std::optional<ScoreAdjustment> submission_adjustment(const Report& report,
   return std::nullopt;
 }
 
-void apply_gradescope_policy(Report& report, const GradescopePolicy& policy,
-                             const std::filesystem::path& metadata_file, std::ostream& log) {
-  report.hidden_tests_visibility = policy.hidden_tests_visibility;
-  if (metadata_file.empty() || !policy.reads_metadata() || !report.scored()) return;
+GradescopePolicyInputs GradescopePolicyInputs::of(const GradescopePolicy& policy,
+                                                  const std::filesystem::path& metadata_file) {
+  GradescopePolicyInputs in;
+  in.policy = policy;
+  in.metadata_file = metadata_file;
+  if (metadata_file.empty() || !policy.reads_metadata()) return in;
+  std::ifstream file(metadata_file, std::ios::binary);
+  if (file)
+    in.metadata_text =
+        std::string{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  return in;
+}
+
+GradescopePolicyInputs GradescopePolicyInputs::read(const std::string& lab_id,
+                                                    const std::filesystem::path& metadata_file) {
   try {
-    std::ifstream in(metadata_file, std::ios::binary);
-    if (!in) throw SubmissionMetadataError(metadata_file.string() + ": cannot be read");
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const SubmissionMetadata m = SubmissionMetadata::parse(text, metadata_file.string(), policy);
+    return of(LabConfig::load_id(Paths::current().source, lab_id).gradescope, metadata_file);
+  } catch (const LabConfigError& e) {
+    GradescopePolicyInputs in;  // grading says what is wrong with the lab; here, only the log
+    in.lab_problem = e.what();
+    return in;
+  }
+}
+
+void apply_gradescope_policy(Report& report, const GradescopePolicyInputs& inputs,
+                             std::ostream& log) {
+  if (!report.scored()) return;
+  if (!inputs.lab_problem.empty()) {
+    log << "gpulab grade: the lab's Gradescope policy was not applied: " << inputs.lab_problem
+        << "\n";
+    return;
+  }
+  const GradescopePolicy& policy = inputs.policy;
+  report.hidden_tests_visibility = policy.hidden_tests_visibility;
+  if (inputs.metadata_file.empty() || !policy.reads_metadata()) return;
+  const std::string file = inputs.metadata_file.string();
+  try {
+    if (!inputs.metadata_text) throw SubmissionMetadataError(file + ": cannot be read");
+    const SubmissionMetadata m = SubmissionMetadata::parse(*inputs.metadata_text, file, policy);
     report.adjustment = submission_adjustment(report, policy, m);
   } catch (const SubmissionMetadataError& e) {
     // The tests' sum stands: the grade is sound, only the course's adjustment is missing, and
@@ -213,17 +243,6 @@ void apply_gradescope_policy(Report& report, const GradescopePolicy& policy,
         e.what() + ".";
     report.output += why + "\n";
     log << "gpulab grade: " << why << "\n";
-  }
-}
-
-void apply_lab_gradescope_policy(Report& report, const std::string& lab_id,
-                                 const std::filesystem::path& metadata_file, std::ostream& log) {
-  if (!report.scored()) return;
-  try {
-    const LabConfig lab = LabConfig::load_id(Paths::current().source, lab_id);
-    apply_gradescope_policy(report, lab.gradescope, metadata_file, log);
-  } catch (const LabConfigError& e) {
-    log << "gpulab grade: the lab's Gradescope policy was not applied: " << e.what() << "\n";
   }
 }
 

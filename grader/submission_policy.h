@@ -52,17 +52,31 @@ std::optional<ScoreAdjustment> submission_adjustment(const Report& report,
                                                      const GradescopePolicy& policy,
                                                      const SubmissionMetadata& metadata);
 
-// Sets the report's hidden-tests visibility from `policy` and, where `metadata_file` is given
-// and the policy needs it, its adjustment. A metadata file that cannot be read, or lacks a key
-// the policy needs, leaves the tests' sum as the score: the report's output says so, naming the
-// file and the key, and so does `log` (the instructors' log). A report without a score (the
-// grader failed, or was stopped) is left so.
-void apply_gradescope_policy(Report& report, const GradescopePolicy& policy,
-                             const std::filesystem::path& metadata_file, std::ostream& log);
-// The same with the policy of the lab `lab_id` of this gpulab's tree (gpulab grade's last
-// step): a report without a score is left as it is, and a lab that no longer loads leaves it
-// too.
-void apply_lab_gradescope_policy(Report& report, const std::string& lab_id,
-                                 const std::filesystem::path& metadata_file, std::ostream& log);
+// What the policy is applied from, read before any student code runs: on Gradescope a
+// submission runs unsandboxed beside lab.json and submission_metadata.json, and could rewrite
+// them while it is graded (an earlier created_at, no previous submissions, no penalty).
+struct GradescopePolicyInputs {
+  GradescopePolicy policy;
+  std::string lab_problem;              // why the lab's policy could not be read; "" where it was
+  std::filesystem::path metadata_file;  // empty: none named
+  std::optional<std::string> metadata_text;  // nullopt: the file could not be read
+
+  // The policy of the lab `lab_id` of this gpulab's tree and the bytes of `metadata_file`
+  // (read only where the policy needs them).
+  static GradescopePolicyInputs read(const std::string& lab_id,
+                                     const std::filesystem::path& metadata_file);
+  // `policy` with the bytes of `metadata_file` (read where `policy` needs them).
+  static GradescopePolicyInputs of(const GradescopePolicy& policy,
+                                   const std::filesystem::path& metadata_file);
+};
+
+// Sets the report's hidden-tests visibility from the policy and, where a metadata file is named
+// and the policy needs it, its adjustment. A metadata file that could not be read, or lacks a
+// key the policy needs, leaves the tests' sum as the score: the report's output says so, naming
+// the file and the key, and so does `log` (the instructors' log). A report without a score (the
+// grader failed, or was stopped) is left so, and so is every report where the lab's policy
+// could not be read (`log` says why).
+void apply_gradescope_policy(Report& report, const GradescopePolicyInputs& inputs,
+                             std::ostream& log);
 
 }  // namespace gpulab

@@ -226,7 +226,7 @@ TEST_CASE("submission metadata: a broken file leaves the tests' sum and says whi
       std::filesystem::remove(file);
     Report r = sample();
     std::ostringstream log;
-    gpulab::apply_gradescope_policy(r, policy, file, log);
+    gpulab::apply_gradescope_policy(r, gpulab::GradescopePolicyInputs::of(policy, file), log);
     CHECK_FALSE(r.adjustment);
     CHECK(r.final_score() == 15);
     CHECK(contains(log.str(), "were not applied"));
@@ -242,8 +242,39 @@ TEST_CASE("submission metadata: a broken file leaves the tests' sum and says whi
   // No metadata file given: nothing to apply, nothing said; the visibility is still set.
   Report r = sample();
   std::ostringstream log;
-  gpulab::apply_gradescope_policy(r, policy_from({{"hidden_tests_visibility", "after_published"}}),
-                                  {}, log);
+  gpulab::apply_gradescope_policy(
+      r,
+      gpulab::GradescopePolicyInputs::of(
+          policy_from({{"hidden_tests_visibility", "after_published"}}), {}),
+      log);
   CHECK(r.hidden_tests_visibility == "after_published");
   CHECK(r.output == sample().output);
+}
+
+// The attack: on Gradescope a submission runs unsandboxed beside submission_metadata.json and
+// rewrites it while it is graded (an on-time created_at, no previous submissions). What was read
+// before grading is what counts; its honest twin, an unchanged file, gets the same score.
+TEST_CASE("submission metadata: what is read before grading counts, not what a run rewrites") {
+  test::TempDir dir;
+  const auto file = dir / "submission_metadata.json";
+  const auto policy = policy_from({{"late_penalty", {{"per_day", 0.1}}}});
+  const json late = {{"created_at", "2026-11-22T00:00:00Z"},
+                     {"assignment", {{"due_date", "2026-11-20T00:00:00Z"}}}};
+  json on_time = late;
+  on_time["created_at"] = "2026-11-19T00:00:00Z";
+  std::ostringstream log;
+
+  test::write_file(file, late.dump());
+  const auto inputs = gpulab::GradescopePolicyInputs::of(policy, file);
+  test::write_file(file, on_time.dump());  // the submission's rewrite, during grading
+  Report attacked = sample();
+  gpulab::apply_gradescope_policy(attacked, inputs, log);
+
+  test::write_file(file, late.dump());
+  Report honest = sample();
+  gpulab::apply_gradescope_policy(honest, gpulab::GradescopePolicyInputs::of(policy, file), log);
+
+  REQUIRE(attacked.adjustment);
+  CHECK(attacked.final_score() == doctest::Approx(15 * 0.8));  // 2 days late: 20% off
+  CHECK(attacked.final_score() == honest.final_score());
 }

@@ -80,3 +80,11 @@ TEST_CASE("csv_row quotes what needs it, and parse_csv reads it back") {
   CHECK(back[0].fields == fields);
   CHECK(back[1].line == 3);  // the first record spans lines 1 and 2
 }
+
+// A student named "=HYPERLINK(...)" (a folder, a platform's roster) reaches an instructor's
+// spreadsheet as text, never as a formula; numbers stay numbers.
+TEST_CASE("csv_row writes what a spreadsheet would run as a formula as text") {
+  const std::string row = gpulab::csv_row(
+      {"=HYPERLINK(\"x\",\"y\")", "+1+2", "-cmd", "@SUM(A1)", "\tx", "-1.5", "7", "a=b"});
+  CHECK(row == "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\",'+1+2,'-cmd,'@SUM(A1),'\tx,-1.5,7,a=b\r\n");
+}

@@ -62,6 +62,10 @@ TEST_SUITE("cpu") {
 
     const std::string labs = completed(script, {"run", ""});
     for (const char* lab : {"scan", "scatter-gather", "coarsening"}) CHECK(offers(labs, lab));
+    // An option that takes lab ids, after a flag, which takes no value: dist's --lab.
+    CHECK(offers(completed(script, {"dist", "--github-classroom", "--lab", "sc"}), "scan"));
+    CHECK(
+        offers(completed(script, {"run", "scatter-gather", "--no-time", "--part", ""}), "gather"));
     const std::string parts = completed(script, {"run", "scatter-gather", "--part", ""});
     for (const char* part : {"scatter", "gather", "cpu_fast"}) CHECK(offers(parts, part));
     CHECK_FALSE(offers(parts, "exclusive"));

@@ -48,6 +48,7 @@ constexpr Rule kRules[] = {
     {"scripts/setup.sh", true, true},         // run with --packages-only
     {"scripts/cuda-toolkit.sh", true, true},  // Ubuntu's CUDA toolkit where there is none
     {"packaging/student-kit/README.md", true, false},
+    {"packaging/student-kit/gitignore", true, false},  // the kit's .gitignore: its build
 };
 
 // Never shipped, whatever a rule above says: the hidden solutions, the instructors' tests
@@ -57,6 +58,7 @@ constexpr const char* kNever[] = {"reference/", "tests/", "docs/", ".ci/", "pack
 // Files that take another name in a bundle.
 constexpr std::pair<const char*, const char*> kRenames[] = {
     {"packaging/student-kit/README.md", "README.md"},
+    {"packaging/student-kit/gitignore", ".gitignore"},
 };
 
 }  // namespace

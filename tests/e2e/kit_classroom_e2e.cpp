@@ -165,4 +165,25 @@ TEST_SUITE("student-kit") {
       fs::remove(kit.kit / "build" / ("classroom-" + id + ".json"));
     }
   }
+
+  // A kit pushed to a student's repository (GitHub Classroom) leaves out what gpulab makes in
+  // it: the build and what the README's commands write; the student's files stay in.
+  TEST_CASE("the kit's .gitignore keeps the build and gpulab's outputs out of a repository") {
+    const StudentKit& kit = student_kit();
+    const fs::path repo = scratch("kit-gitignore");
+    REQUIRE(fs::is_regular_file(kit.kit / ".gitignore"));
+    fs::copy_file(kit.kit / ".gitignore", repo / ".gitignore");
+    REQUIRE(run_command({"git", "init", "-q"}, repo).exit_code == 0);
+    const auto ignored = [&](const std::string& path) {
+      const auto p = run_command({"git", "check-ignore", "-q", "--no-index", path}, repo);
+      REQUIRE_MESSAGE((p.exit_code == 0 || p.exit_code == 1), p.output);
+      return p.exit_code == 0;
+    };
+    for (const char* made : {"build/gpulab", "build/cache/datasets/scan/x.npy", "results.json",
+                             "kept/exclusive/int-1/out.npy", "data/public/int-1/in.npy"})
+      CHECK_MESSAGE(ignored(made), made);
+    for (const char* own : {"labs/scan/scan.cu", "labs/scatter-gather/dcs.cu", "README.md",
+                            ".github/workflows/classroom.yml"})
+      CHECK_FALSE_MESSAGE(ignored(own), own);
+  }
 }

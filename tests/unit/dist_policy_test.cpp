@@ -39,6 +39,7 @@ const std::vector<std::string> kTracked = {".ci/run",
                                            "labs/scan/scan.cu",
                                            "packaging/gradescope/run_autograder",
                                            "packaging/student-kit/README.md",
+                                           "packaging/student-kit/gitignore",
                                            "reference/scan/scan.cu",
                                            "scripts/gpu-check.sh",
                                            "scripts/setup.sh",
@@ -69,6 +70,11 @@ TEST_CASE("the student kit: sources, labs, handouts and its README; nothing inst
       std::find_if(files.begin(), files.end(), [](const auto& f) { return f.path == "README.md"; });
   REQUIRE(readme != files.end());
   CHECK(readme->source == "packaging/student-kit/README.md");
+  // Its .gitignore keeps the build out of a student's repository.
+  const auto ignore = std::find_if(files.begin(), files.end(),
+                                   [](const auto& f) { return f.path == ".gitignore"; });
+  REQUIRE(ignore != files.end());
+  CHECK(ignore->source == "packaging/student-kit/gitignore");
 }
 
 TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no reference") {

@@ -1,7 +1,6 @@
 #include "classroom_report.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "report_formats.h"
 #include "safe_text.h"
@@ -23,9 +22,7 @@ std::string cut_to(const std::string& text, size_t max_bytes) {
 
 // "3 of 5 points", for a test that says nothing more.
 std::string points(double score, double max) {
-  std::ostringstream s;
-  s << score << " of " << max << " points";
-  return s.str();
+  return points_text(score) + " of " + points_text(max) + " points";
 }
 
 }  // namespace

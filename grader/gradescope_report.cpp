@@ -1,7 +1,6 @@
 #include "gradescope_report.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "markdown_text.h"
 #include "report_formats.h"
@@ -12,13 +11,6 @@ namespace gpulab {
 namespace {
 
 using nlohmann::json;
-
-// Points as people write them: 10, 2.5.
-std::string points_text(double points) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", points);
-  return buf;
-}
 
 // A test on the instructor's hidden datasets that students see (not the instructors' details):
 // its result reaches them when the lab's policy says.

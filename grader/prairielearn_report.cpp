@@ -1,7 +1,6 @@
 #include "prairielearn_report.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "report_formats.h"
 
@@ -16,12 +15,6 @@ std::pair<std::string, std::string> message_and_output(const Test& t) {
   std::string rest = end == std::string::npos ? "" : t.output.substr(end + 1);
   if (first.empty()) first = t.passed ? "passed" : "failed";
   return {std::move(first), std::move(rest)};
-}
-
-std::string points_text(double points) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", points);
-  return buf;
 }
 
 // Why a report is not gradable, or "" where it is.

@@ -36,6 +36,12 @@ std::optional<SubmissionOutcome> outcome_named(const std::string& name) {
   return std::nullopt;
 }
 
+std::string points_text(double points) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", points);
+  return buf;
+}
+
 double Report::score() const {
   double s = 0;
   for (const auto& t : tests) s += t.score;

@@ -43,6 +43,8 @@ enum class SubmissionOutcome {
 };
 
 const char* outcome_name(SubmissionOutcome outcome);
+// Points as a person reads them in a message: 10, 2.5, 10.99 (printf's %g).
+std::string points_text(double points);
 // The outcome named `name`; nullopt for a name that is none.
 std::optional<SubmissionOutcome> outcome_named(const std::string& name);
 

@@ -1,18 +1,8 @@
 #include "rubric.h"
 
-#include <cstdio>
+#include "report.h"
 
 namespace gpulab {
-
-namespace {
-
-std::string points(double p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", p);
-  return buf;
-}
-
-}  // namespace
 
 std::string rubric_markdown(const LabConfig& lab) {
   std::vector<std::string> groups;
@@ -45,13 +35,13 @@ std::string rubric_markdown(const LabConfig& lab) {
     row.push_back(lab.part_points(part.name));
     s += "| `" + part.name + "` (" + (part.gpu ? "GPU" : "CPU") + ") |";
     for (size_t i = 0; i < row.size(); ++i) {
-      s += " " + points(row[i]) + " |";
+      s += " " + points_text(row[i]) + " |";
       column[i] += row[i];
     }
     s += "\n";
   }
   s += "| **Total** |";
-  for (double c : column) s += " " + points(c) + " |";
+  for (double c : column) s += " " + points_text(c) + " |";
   s += "\n";
   char buf[512];
   std::snprintf(buf, sizeof buf,

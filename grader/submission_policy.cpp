@@ -43,12 +43,6 @@ std::string percent(double fraction) {
   return buf;
 }
 
-std::string points(double p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", p);
-  return buf;
-}
-
 class MetadataReader {
  public:
   explicit MetadataReader(std::string file) : file_(std::move(file)) {}
@@ -173,7 +167,7 @@ std::optional<ScoreAdjustment> submission_adjustment(const Report& report,
         kept, "This is submission " + std::to_string(metadata.previous.size() + 1) +
                   ", past the course's limit of " + std::to_string(*policy.submission_limit) +
                   ": the score given is that of your latest earlier submission (" +
-                  latest->submitted.text + "), " + points(kept) +
+                  latest->submitted.text + "), " + points_text(kept) +
                   ". The feedback below is this submission's, for your information."};
   }
   if (policy.late_penalty && metadata.due_date) {
@@ -183,12 +177,12 @@ std::optional<ScoreAdjustment> submission_adjustment(const Report& report,
     const double days = std::ceil(late_s / 86400.0);
     const double given = std::round(report.score() * (1 - fraction) * 1e4) / 1e4;
     return ScoreAdjustment{
-        given, "Submitted " + points(days) + (days == 1 ? " day" : " days") + " late (due " +
+        given, "Submitted " + points_text(days) + (days == 1 ? " day" : " days") + " late (due " +
                    metadata.due_date->text + ", submitted " + metadata.created_at.text +
                    "; each day begun counts): the course takes " +
                    percent(policy.late_penalty->per_day) + " off per day, at most " +
                    percent(policy.late_penalty->max) + ", so " + percent(fraction) +
-                   " off: " + points(report.score()) + " becomes " + points(given) + "."};
+                   " off: " + points_text(report.score()) + " becomes " + points_text(given) + "."};
   }
   return std::nullopt;
 }

@@ -14,19 +14,41 @@ json number(double v) {
   return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-double number_from(const json& v) {
-  return v.is_null() ? INFINITY : v.get<double>();
+// The value at `key`, whatever its type; throws naming the key where there is none. Every
+// reading goes through here, so a report read back fails with the key named, never with a JSON
+// library's exception (which grade-all, reading reports back, does not take for a bad report).
+const json& value_at(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key))
+    throw std::runtime_error("gpulab report: " + where + key + " is missing");
+  return j[key];
+}
+
+[[noreturn]] void wrong_type(const char* key, const std::string& where) {
+  throw std::runtime_error("gpulab report: " + where + key + " has the wrong type");
 }
 
 template <typename T>
 T field(const json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key))
-    throw std::runtime_error("gpulab report: " + where + key + " is missing");
   try {
-    return j.at(key).get<T>();
+    return value_at(j, key, where).get<T>();
   } catch (const json::exception&) {
-    throw std::runtime_error("gpulab report: " + where + key + " has the wrong type");
+    wrong_type(key, where);
   }
+}
+
+// The array at `key`, by reference: not copied.
+const json& array_at(const json& j, const char* key, const std::string& where) {
+  const json& v = value_at(j, key, where);
+  if (!v.is_array()) wrong_type(key, where);
+  return v;
+}
+
+// A number, or null for a non-finite one (see number()).
+double number_from(const json& j, const char* key, const std::string& where) {
+  const json& v = value_at(j, key, where);
+  if (v.is_null()) return INFINITY;
+  if (!v.is_number()) wrong_type(key, where);
+  return v.get<double>();
 }
 
 }  // namespace
@@ -79,22 +101,22 @@ Report report_from_gpulab_json(const json& j) {
     throw std::runtime_error("not a gpulab report (its \"format\" is not \"" +
                              std::string(kGpulabReportFormat) + "\")");
   if (field<int>(j, "version", "") != kGpulabReportVersion)
-    throw std::runtime_error("gpulab report: version " + j.at("version").dump() +
+    throw std::runtime_error("gpulab report: version " + j["version"].dump() +
                              ", this gpulab reads version " + std::to_string(kGpulabReportVersion));
   Report r;
   const auto outcome = outcome_named(field<std::string>(j, "outcome", ""));
-  if (!outcome) throw std::runtime_error("gpulab report: outcome " + j.at("outcome").dump());
+  if (!outcome) throw std::runtime_error("gpulab report: outcome " + j["outcome"].dump());
   r.outcome = *outcome;
-  if (!j.at("adjustment").is_null())
-    r.adjustment = ScoreAdjustment{field<double>(j.at("adjustment"), "score", "adjustment."),
-                                   field<std::string>(j.at("adjustment"), "why", "adjustment.")};
+  if (const json& a = value_at(j, "adjustment", ""); !a.is_null())
+    r.adjustment = ScoreAdjustment{field<double>(a, "score", "adjustment."),
+                                   field<std::string>(a, "why", "adjustment.")};
   r.output = field<std::string>(j, "output", "");
   r.execution_time_s = field<double>(j, "execution_time_s", "");
-  r.environment = j.at("environment");
+  r.environment = value_at(j, "environment", "");
   r.grader_error = field<std::string>(j, "grader_error", "");
   r.stopped_by = field<int>(j, "stopped_by", "");
   r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", "");
-  const json tests_ = field<json>(j, "tests", "");
+  const json& tests_ = array_at(j, "tests", "");
   for (size_t i = 0; i < tests_.size(); ++i) {
     const json& e = tests_[i];
     const std::string at = "tests[" + std::to_string(i) + "].";
@@ -108,17 +130,17 @@ Report report_from_gpulab_json(const json& j) {
     t.on_hidden_datasets = field<bool>(e, "on_hidden_datasets", at);
     t.info = field<bool>(e, "info", at);
     t.tags = field<std::vector<std::string>>(e, "tags", at);
-    t.extra = e.at("extra");
+    t.extra = value_at(e, "extra", at);
     r.tests.push_back(std::move(t));
   }
-  const json leaderboard_ = field<json>(j, "leaderboard", "");
+  const json& leaderboard_ = array_at(j, "leaderboard", "");
   for (size_t i = 0; i < leaderboard_.size(); ++i) {
     const json& e = leaderboard_[i];
     const std::string at = "leaderboard[" + std::to_string(i) + "].";
     r.leaderboard.push_back({field<std::string>(e, "name", at), field<double>(e, "value", at),
                              field<std::string>(e, "order", at)});
   }
-  const json datasets_ = field<json>(j, "datasets", "");
+  const json& datasets_ = array_at(j, "datasets", "");
   for (size_t i = 0; i < datasets_.size(); ++i) {
     const json& e = datasets_[i];
     const std::string at = "datasets[" + std::to_string(i) + "].";
@@ -126,7 +148,7 @@ Report report_from_gpulab_json(const json& j) {
     row.part = field<std::string>(e, "part", at);
     row.dataset = field<std::string>(e, "dataset", at);
     row.result = field<std::string>(e, "result", at);
-    row.err_over_bound = number_from(e.at("err_over_bound"));
+    row.err_over_bound = number_from(e, "err_over_bound", at);
     row.student_ms = field<double>(e, "student_ms", at);
     row.reference_ms = field<double>(e, "reference_ms", at);
     row.ratio = field<double>(e, "ratio", at);

@@ -121,6 +121,20 @@ TEST_CASE("what is not gpulab's own report is refused, naming the key") {
   json bad_outcome = good;
   bad_outcome["outcome"] = "exploded";
   CHECK(refused(bad_outcome).find("outcome") != std::string::npos);
+  // Each a JSON library's exception before: grade-all takes only these for a bad report.
+  json tests_not_a_list = good;
+  tests_not_a_list["tests"] = "x";
+  CHECK(refused(tests_not_a_list).find("tests has the wrong type") != std::string::npos);
+  json no_extra = good;
+  no_extra["tests"][0].erase("extra");
+  CHECK(refused(no_extra).find("tests[0].extra is missing") != std::string::npos);
+  json bad_error = good;
+  bad_error["datasets"][0]["err_over_bound"] = "big";
+  CHECK(refused(bad_error).find("datasets[0].err_over_bound has the wrong type") !=
+        std::string::npos);
+  json no_environment = good;
+  no_environment.erase("environment");
+  CHECK(refused(no_environment).find("environment is missing") != std::string::npos);
 }
 
 TEST_CASE("every format in the list is named, found by its name and written") {

@@ -82,6 +82,20 @@ void stop_grading_on_signals(const GradeOptions& o, const ReportOut& out) {
   });
 }
 
+// A course platform's package (`gpulab package <platform>`) holds the hidden seed: --hidden-seed
+// (`option`, its value `given`) or GPULAB_HIDDEN_SEED. None: said, and nullopt.
+std::optional<std::string> package_seed(const std::string& platform, const CLI::Option* option,
+                                        const std::string& given) {
+  const std::optional<std::string> seed =
+      hidden_secret(option->count() ? std::optional<std::string>(given) : std::nullopt, std::cerr);
+  if (!seed)
+    std::cerr << "gpulab package " << platform
+              << ": give the hidden seed (--hidden-seed S or GPULAB_HIDDEN_SEED): without one, "
+                 "hidden datasets would use gpulab's default seed, which students can "
+                 "reproduce\n";
+  return seed;
+}
+
 // --format: one of report_formats.h's list, the format of --out's report.
 void add_format_option(CLI::App* command, ReportOut& out) {
   command
@@ -380,26 +394,12 @@ int main(int argc, char** argv) {
       return grade_all(all_o, std::cout, std::cerr, Progress::is_tty(2));
     }
     if (gs_cmd->parsed()) {
-      const std::optional<std::string> seed = hidden_secret(
-          gs_seed_opt->count() ? std::optional<std::string>(gs_seed) : std::nullopt, std::cerr);
-      if (!seed) {
-        std::cerr << "gpulab package gradescope: give the hidden seed (--hidden-seed S or "
-                     "GPULAB_HIDDEN_SEED): without one, hidden datasets would use gpulab's "
-                     "default seed, which students can reproduce\n";
-        return 1;
-      }
-      return make_gradescope_package(gs_lab, *seed, gs_out, std::cout);
+      const auto seed = package_seed("gradescope", gs_seed_opt, gs_seed);
+      return seed ? make_gradescope_package(gs_lab, *seed, gs_out, std::cout) : 1;
     }
     if (pl_cmd->parsed()) {
-      const auto seed = hidden_secret(
-          pl_seed_opt->count() ? std::optional<std::string>(pl.hidden_seed) : std::nullopt,
-          std::cerr);
-      if (!seed) {
-        std::cerr << "gpulab package prairielearn: give the hidden seed (--hidden-seed S or "
-                     "GPULAB_HIDDEN_SEED): without one, hidden datasets would use gpulab's "
-                     "default seed, which students can reproduce\n";
-        return 1;
-      }
+      const auto seed = package_seed("prairielearn", pl_seed_opt, pl.hidden_seed);
+      if (!seed) return 1;
       pl.hidden_seed = *seed;
       return make_prairielearn_package(pl, std::cout);
     }

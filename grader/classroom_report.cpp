@@ -28,7 +28,7 @@ std::string points(double score, double max) {
 }  // namespace
 
 nlohmann::json classroom_result(const Report& report) {
-  const bool graded = report.scored() && report.outcome == SubmissionOutcome::kGraded;
+  const bool graded = report.graded();
   // What the report says beside its tests: why there is no score, its output, the information
   // lines (a group not run here, performance not measured). The reporter prints a test's message
   // only under a test that did not pass, so it opens the message of the first such test.

@@ -89,6 +89,8 @@ struct Report {
 
   // Whether the report carries a score at all: not when the grader failed or was stopped.
   bool scored() const { return grader_error.empty() && !stopped_by; }
+  // Whether its tests ran: scored, and the submission taken in and built.
+  bool graded() const { return scored() && outcome == SubmissionOutcome::kGraded; }
   // The sum of the tests' points and of their maxima.
   double score() const;
   double max_score() const;

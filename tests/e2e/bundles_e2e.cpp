@@ -105,18 +105,23 @@ TEST_SUITE("gradescope") {
                          {"late_penalty", {{"per_day", 0.2}, {"max", 0.5}}},
                          {"submission_limit", 2}};
     std::ofstream(lab_json) << lab.dump(2);
-    // Gradescope's submission_metadata.json beside the submission (none: `metadata` null).
-    const auto grade_with = [&](const fs::path& file, const json& metadata = nullptr) {
-      fs::remove_all(root / "submission");
-      fs::create_directories(root / "submission");
-      fs::copy_file(file, root / "submission" / "dcs.cu");
-      fs::remove(root / "results" / "results.json");
-      fs::remove(root / "submission_metadata.json");
-      if (!metadata.is_null()) std::ofstream(root / "submission_metadata.json") << metadata.dump();
-      const auto r = run_command({(root / "run_autograder").string()}, root, env);
-      INFO(r.output);
-      CHECK(r.exit_code == 0);
-      return read_report(root / "results" / "results.json");
+    // Gradescope grades each submission in a fresh container: here an autograder root of its own
+    // (submission/, results/, submission_metadata.json where `metadata` is not null, its copy of
+    // run_autograder) beside the set-up one's source/, so the submissions are graded at once.
+    std::vector<Command> gradings;
+    const auto submit = [&](const std::string& name, const fs::path& file,
+                            const json& metadata = nullptr) {
+      const fs::path r = dir / name;
+      fs::create_directories(r / "submission");
+      fs::create_directories(r / "results");
+      if (!fs::exists(r / "source")) fs::create_directory_symlink(root / "source", r / "source");
+      if (!fs::exists(r / "run_autograder"))
+        fs::copy_file(root / "source" / "run_autograder", r / "run_autograder");
+      fs::copy_file(file, r / "submission" / "dcs.cu");
+      if (!metadata.is_null()) std::ofstream(r / "submission_metadata.json") << metadata.dump();
+      gradings.push_back(
+          {{(r / "run_autograder").string()}, r, {"GPULAB_AUTOGRADER_ROOT=" + r.string()}});
+      return r / "results" / "results.json";
     };
     const json assignment = {{"due_date", "2026-11-20T23:00:00.000000-08:00"},
                              {"late_due_date", nullptr},
@@ -125,13 +130,40 @@ TEST_SUITE("gradescope") {
                              {"total_points", "60.0"}};
     const json user = {{"email", "student@example.com"}, {"id", 1234}, {"name", "A Student"}};
     // Late by a day and a half: two days begun, 40% off; the tests keep their points.
-    const json correct = grade_with(kSubmissions / "alt-correct" / "dcs.cu",
-                                    {{"id", 1},
-                                     {"created_at", "2026-11-22T11:00:00.000000-08:00"},
-                                     {"assignment", assignment},
-                                     {"submission_method", "upload"},
-                                     {"users", {user}},
-                                     {"previous_submissions", json::array()}});
+    const fs::path correct_results = submit("autograder", kSubmissions / "alt-correct" / "dcs.cu",
+                                            {{"id", 1},
+                                             {"created_at", "2026-11-22T11:00:00.000000-08:00"},
+                                             {"assignment", assignment},
+                                             {"submission_method", "upload"},
+                                             {"users", {user}},
+                                             {"previous_submissions", json::array()}});
+    const fs::path stub_results =
+        submit("autograder-stub", kSource / "labs" / "scatter-gather" / "dcs.cu");
+    // A third submission, on time, past the limit of two: the latest earlier one's score, with
+    // this one's feedback.
+    const fs::path packaged_results =
+        submit("autograder-third", kSubmissions / "bug-dropped-atom" / "dcs.cu",
+               {{"id", 3},
+                {"created_at", "2026-11-19T10:00:00.000000-08:00"},
+                {"assignment", assignment},
+                {"submission_method", "upload"},
+                {"users", {user}},
+                {"previous_submissions",
+                 {{{"submission_time", "2026-11-18T10:00:00.000000-08:00"}, {"score", 7.5}},
+                  {{"submission_time", "2026-11-17T10:00:00.000000-08:00"}, {"score", "30.0"}}}}});
+    // The hidden datasets are the instructor's seed's: the same as gpulab grade with that seed.
+    gradings.push_back({{GPULAB_TEST_BINARY, "grade", "scatter-gather", "--submission",
+                         (kSubmissions / "bug-dropped-atom").string(), "--out",
+                         (dir / "local.json").string(), "--backend", "sim", "--hidden-seed", seed},
+                        dir});
+    const std::vector<gpulab::ProcessResult> graded = run_commands(gradings);
+    const auto results_of = [&](size_t i, const fs::path& results) {
+      INFO(graded[i].output);
+      CHECK(graded[i].exit_code == 0);
+      return read_report(results);
+    };
+
+    const json correct = results_of(0, correct_results);
     CHECK(score(correct) == doctest::Approx(0.6 * max_score(correct)));
     CHECK(score(correct) > 0);
     CHECK(output_says(correct, "2 days late"));
@@ -141,29 +173,12 @@ TEST_SUITE("gradescope") {
     CHECK(output_says(correct, "shown once your instructor publishes the grades"));
     CHECK(correct.at("extra_data").at("gpulab").at("backend") == "sim");
     check_full_correctness(correct, "gather");
-    const json stub = grade_with(kSource / "labs" / "scatter-gather" / "dcs.cu");
+    const json stub = results_of(1, stub_results);
     CHECK(score(stub) == 0);
     CHECK(max_score(stub) == max_score(correct));
     CHECK(contains(test_named(stub, "gather: correctness on the public"), "never written"));
-    // The hidden datasets are the instructor's seed's: the same as gpulab grade with that seed.
-    const auto local =
-        run_command({GPULAB_TEST_BINARY, "grade", "scatter-gather", "--submission",
-                     (kSubmissions / "bug-dropped-atom").string(), "--out",
-                     (dir / "local.json").string(), "--backend", "sim", "--hidden-seed", seed},
-                    dir);
-    REQUIRE_MESSAGE(local.exit_code == 0, local.output);
-    // A third submission, on time, past the limit of two: the latest earlier one's score, with
-    // this one's feedback.
-    const json packaged = grade_with(
-        kSubmissions / "bug-dropped-atom" / "dcs.cu",
-        {{"id", 3},
-         {"created_at", "2026-11-19T10:00:00.000000-08:00"},
-         {"assignment", assignment},
-         {"submission_method", "upload"},
-         {"users", {user}},
-         {"previous_submissions",
-          {{{"submission_time", "2026-11-18T10:00:00.000000-08:00"}, {"score", 7.5}},
-           {{"submission_time", "2026-11-17T10:00:00.000000-08:00"}, {"score", "30.0"}}}}});
+    REQUIRE_MESSAGE(graded[3].exit_code == 0, graded[3].output);
+    const json packaged = results_of(2, packaged_results);
     CHECK(score(packaged) == 7.5);
     CHECK(output_says(packaged, "past the course's limit of 2"));
     CHECK(packaged.at("tests").size() == read_report(dir / "local.json").at("tests").size());

@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +33,28 @@ gpulab::ProcessResult run_command(std::vector<std::string> argv, const fs::path&
   po.output_limit = 1 << 20;
   po.env = std::move(env);
   return gpulab::run_process(po);
+}
+
+std::vector<gpulab::ProcessResult> run_commands(const std::vector<Command>& commands) {
+  std::vector<gpulab::ProcessResult> results(commands.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i; (i = next++) < commands.size();) {
+      const Command& c = commands[i];
+      try {
+        results[i] = run_command(c.argv, c.cwd, c.env, c.timeout_s);
+      } catch (...) {  // run_process's Stopped, which would end a worker with std::terminate
+        results[i].start_error = "the test process was told to stop";
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  const size_t n =
+      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), commands.size());
+  for (size_t w = 1; w < n; ++w) workers.emplace_back(work);
+  work();
+  for (auto& t : workers) t.join();
+  return results;
 }
 
 bool said(const gpulab::ProcessResult& p, const std::string& text) {

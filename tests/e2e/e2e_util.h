@@ -29,6 +29,21 @@ fs::path scratch(const std::string& name);
 gpulab::ProcessResult run_command(std::vector<std::string> argv, const fs::path& cwd,
                                   std::vector<std::string> env = {}, double timeout_s = 1500);
 
+// One command for run_commands: run_command's arguments.
+struct Command {
+  std::vector<std::string> argv;
+  fs::path cwd;
+  std::vector<std::string> env = {};
+  double timeout_s = 1500;
+};
+
+// Runs `commands` as many at a time as the machine has cores and returns their results in their
+// order. CI's machine has two and ctest runs one suite at a time there, so a suite whose commands
+// each keep one core busy (a compiler, a CPU-backend run) leaves the other idle when it runs them
+// one by one. Only for commands that share nothing but what gpulab locks (the dataset cache),
+// and never for one that measures speed: that runs alone (run_command).
+std::vector<gpulab::ProcessResult> run_commands(const std::vector<Command>& commands);
+
 // Whether a process's output holds `text`.
 bool said(const gpulab::ProcessResult& p, const std::string& text);
 

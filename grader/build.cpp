@@ -6,6 +6,7 @@
 #include <sstream>
 #include <utility>
 
+#include "grade_phases.h"
 #include "linked_libraries.h"
 #include "process.h"
 #include "safe_text.h"
@@ -129,6 +130,7 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
                          const std::filesystem::path& src_dir,
                          const std::filesystem::path& work_dir, const Sandbox& sandbox,
                          RecipeUse use, double timeout_s) {
+  const ScopedPhase phase(GradePhase::kBuild);
   BuildResult b;
   // Fresh, so that nothing of an earlier build (owned by an earlier sandbox's user) is in the way.
   std::filesystem::remove_all(work_dir);

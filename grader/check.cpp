@@ -1,11 +1,13 @@
 #include "check.h"
 
 #include <cmath>
+#include <exception>
 #include <fstream>
 #include <stdexcept>
 
 #include "compare.h"
 #include "npy.h"
+#include "parallel.h"
 #include "run_output.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
@@ -112,6 +114,23 @@ nlohmann::json dataset_params(const DatasetDirs& ds) {
   return nlohmann::json::parse(meta_in).at("params");
 }
 
+// body(i) for i in [0, n) side by side (parallel.h), an exception of any rethrown here. Checks
+// run side by side: each reads and compares arrays of up to hundreds of MB, a timed run leaves
+// a set per sample, and the grader's cores are otherwise idle while it checks.
+template <class Body>
+void side_by_side(size_t n, Body body) {
+  std::vector<std::exception_ptr> errors(n);
+  parallel_for(n, [&](size_t i) {
+    try {
+      body(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 }  // namespace
 
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
@@ -121,31 +140,38 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
   // The second call's outputs: all right, all readable; the first call's (and timed ones).
   bool second_ok = true, second_readable = true, others_ok = true;
   const nlohmann::json params = dataset_params(ds);
+  struct Checked {
+    std::string name, file;
+    CompareResult r;
+    std::vector<size_t> shape;
+  };
+  std::vector<Checked> checks;
   for (const auto& name : part.outputs) {
-    const OutputSpec& spec = lab.outputs.at(name);
-    std::vector<std::string> files = {name};
-    if (timed) files.push_back("timed_" + name);
-    if (repeated) files.push_back(kRepeatPrefix + name);
-    for (const auto& file : files) {
-      std::vector<size_t> shape;
-      const CompareResult r = check_one(spec, params, out_dir / (file + ".npy"), ds, shape);
-      const bool second_call = repeated && file == kRepeatPrefix + name;
-      const std::string label = file == name  ? name
-                                : second_call ? name + " (from a second call)"
-                                              : name + " (from a timed run)";
-      if (!c.message.empty()) c.message += "\n";
-      c.message += r.message(label, shape);
-      const bool ok = r.pass && r.problem.empty();
-      c.pass = c.pass && ok;
-      if (second_call) {
-        second_ok = second_ok && ok;
-        second_readable = second_readable && r.problem.empty();
-      } else {
-        others_ok = others_ok && ok;
-      }
-      if (!r.problem.empty()) c.max_err_over_bound = INFINITY;
-      c.max_err_over_bound = std::max(c.max_err_over_bound, r.max_err_over_bound);
+    checks.push_back({name, name, {}, {}});
+    if (timed) checks.push_back({name, "timed_" + name, {}, {}});
+    if (repeated) checks.push_back({name, kRepeatPrefix + name, {}, {}});
+  }
+  side_by_side(checks.size(), [&](size_t i) {
+    Checked& k = checks[i];
+    k.r = check_one(lab.outputs.at(k.name), params, out_dir / (k.file + ".npy"), ds, k.shape);
+  });
+  for (const auto& [name, file, r, shape] : checks) {
+    const bool second_call = repeated && file == kRepeatPrefix + name;
+    const std::string label = file == name  ? name
+                              : second_call ? name + " (from a second call)"
+                                            : name + " (from a timed run)";
+    if (!c.message.empty()) c.message += "\n";
+    c.message += r.message(label, shape);
+    const bool ok = r.pass && r.problem.empty();
+    c.pass = c.pass && ok;
+    if (second_call) {
+      second_ok = second_ok && ok;
+      second_readable = second_readable && r.problem.empty();
+    } else {
+      others_ok = others_ok && ok;
     }
+    if (!r.problem.empty()) c.max_err_over_bound = INFINITY;
+    c.max_err_over_bound = std::max(c.max_err_over_bound, r.max_err_over_bound);
   }
   c.state_leak = others_ok && !second_ok && second_readable;
   if (c.state_leak)
@@ -161,25 +187,39 @@ CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
                                  const std::filesystem::path& out_dir) {
   CheckResult c;
   c.pass = true;
-  int failed = 0;
-  for (size_t i = 0; i < samples.size(); ++i) {
+  // Each sample's first wrong output (or none), checked side by side, then told in order.
+  struct Checked {
+    std::string name;
+    CompareResult r;
+    std::vector<size_t> shape;
+    bool wrong = false;
+    double max_err_over_bound = 0;  // over the outputs checked
+  };
+  std::vector<Checked> checks(samples.size());
+  side_by_side(samples.size(), [&](size_t i) {
     const int k = static_cast<int>(i) + 1;
     const nlohmann::json params = dataset_params(samples[i]);
     for (const auto& name : part.outputs) {
-      std::vector<size_t> shape;
-      const std::string file = sample_output_prefix(k) + name + ".npy";
-      const CompareResult r =
-          check_one(lab.outputs.at(name), params, out_dir / file, samples[i], shape);
-      c.max_err_over_bound =
-          std::max(c.max_err_over_bound, r.problem.empty() ? r.max_err_over_bound : INFINITY);
-      if (r.pass && r.problem.empty()) continue;
-      c.pass = false;
-      if (++failed <= 3)  // the first few are enough to see the pattern
-        c.message += (c.message.empty() ? "" : "\n") + std::string("timed sample ") +
-                     std::to_string(k) + " of " + std::to_string(samples.size()) + ": " +
-                     r.message(name, shape);
-      break;
+      Checked& s = checks[i];
+      s.name = name;
+      s.r = check_one(lab.outputs.at(name), params,
+                      out_dir / (sample_output_prefix(k) + name + ".npy"), samples[i], s.shape);
+      s.max_err_over_bound =
+          std::max(s.max_err_over_bound, s.r.problem.empty() ? s.r.max_err_over_bound : INFINITY);
+      s.wrong = !(s.r.pass && s.r.problem.empty());
+      if (s.wrong) return;
     }
+  });
+  int failed = 0;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const Checked& s = checks[i];
+    c.max_err_over_bound = std::max(c.max_err_over_bound, s.max_err_over_bound);
+    if (!s.wrong) continue;
+    c.pass = false;
+    if (++failed <= 3)  // the first few are enough to see the pattern
+      c.message += (c.message.empty() ? "" : "\n") + std::string("timed sample ") +
+                   std::to_string(i + 1) + " of " + std::to_string(samples.size()) + ": " +
+                   s.r.message(s.name, s.shape);
   }
   if (failed > 3) c.message += "\n... and " + std::to_string(failed - 3) + " more samples";
   return c;

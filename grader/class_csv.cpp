@@ -1,5 +1,7 @@
-// The class CSV (class_table.h): a row per student, RFC 4180 (csv_text.h), so test names with
-// commas stay one column.
+// The class CSVs (class_table.h): class.csv, a row per student, and class-findings.csv, a row
+// per group of what the class got wrong; RFC 4180 (csv_text.h), so test names with commas stay
+// one column, and a student's text that starts like a formula stays text.
+#include "class_findings.h"
 #include "class_table.h"
 #include "csv_text.h"
 
@@ -52,6 +54,25 @@ std::string class_csv(const ClassTable& table) {
     row.push_back(format_points(total));
     row.push_back(format_points(max));
     out += csv_row(row);
+  }
+  return out;
+}
+
+std::string class_findings_csv(const ClassTable& table) {
+  std::string out =
+      csv_row({"lab", "test", "row", "students", "of", "kind", "where", "group", "example"});
+  for (const auto& lab : table.labs()) {
+    const LabFindings view = lab_findings(table, lab);
+    for (const auto& t : view.tests) {
+      out += csv_row(
+          {lab, t.test, "failed", std::to_string(t.failed), std::to_string(t.of), "", "", "", ""});
+      for (const auto& m : t.messages)
+        out += csv_row({lab, t.test, "message", std::to_string(m.students),
+                        std::to_string(t.failed), "", "", m.pattern, m.example});
+    }
+    for (const auto& f : view.findings)
+      out += csv_row({lab, f.part, "finding", std::to_string(f.students),
+                      std::to_string(view.graded), f.kind, f.where, f.key, f.source});
   }
   return out;
 }

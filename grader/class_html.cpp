@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "class_findings.h"
 #include "class_table.h"
 #include "html_text.h"
 
@@ -53,6 +54,55 @@ std::string histogram_svg(const std::vector<double>& fractions) {
   return svg;
 }
 
+// The most common messages of a test, and the findings of a lab, shown; the rest are in
+// class-findings.csv.
+constexpr size_t kMessagesShown = 3;
+constexpr size_t kFindingsShown = 10;
+
+std::string students_of(int n, int of) {
+  return std::to_string(n) + " of " + std::to_string(of);
+}
+
+// What the class got wrong in a lab (class_findings.h): the tests some student failed, each
+// with its most common messages, and the CPU backend's findings.
+std::string findings_html(const LabFindings& view) {
+  std::string s = "<h3>What the class got wrong</h3>\n";
+  std::string rows;
+  for (const auto& t : view.tests) {
+    if (!t.failed) continue;
+    rows += "<tr><td>" + html_escape(t.test) + "</td><td class=\"num\">" +
+            students_of(t.failed, t.of) + "</td><td><ul>";
+    for (size_t i = 0; i < t.messages.size() && i < kMessagesShown; ++i)
+      rows += "<li>" + std::to_string(t.messages[i].students) + ": <code>" +
+              html_escape(t.messages[i].example) + "</code></li>";
+    if (t.messages.size() > kMessagesShown)
+      rows += "<li>and " + std::to_string(t.messages.size() - kMessagesShown) +
+              " more messages (class-findings.csv)</li>";
+    rows += "</ul></td></tr>\n";
+  }
+  if (rows.empty())
+    s += "<p>No student with a score failed a test.</p>\n";
+  else
+    s += "<table>\n<tr><th>test</th><th>students who failed it</th><th>most common messages "
+         "(students: one student's words; messages that differ only in numbers count as one)"
+         "</th></tr>\n" +
+         rows + "</table>\n";
+  if (view.findings.empty()) return s;
+  s += "<p>The CPU backend's findings, by kind and line of code:</p>\n<table>\n<tr><th>kind</th>"
+       "<th>part</th><th>where (one student's)</th><th>students</th></tr>\n";
+  for (size_t i = 0; i < view.findings.size() && i < kFindingsShown; ++i) {
+    const FindingGroup& f = view.findings[i];
+    s += "<tr><td>" + html_escape(f.kind) + "</td><td>" + html_escape(f.part) + "</td><td>" +
+         html_escape(f.where) +
+         (f.source.empty() ? std::string() : ": <code>" + html_escape(f.source) + "</code>") +
+         "</td><td class=\"num\">" + students_of(f.students, view.graded) + "</td></tr>\n";
+  }
+  if (view.findings.size() > kFindingsShown)
+    s += "<tr><td colspan=\"4\">and " + std::to_string(view.findings.size() - kFindingsShown) +
+         " more (class-findings.csv)</td></tr>\n";
+  return s + "</table>\n";
+}
+
 std::string lab_section(const ClassTable& table, const std::string& lab) {
   // Every student with a score counts, zeros included (class_table.h); flagged ones are named
   // by how many there are of each status.
@@ -96,7 +146,7 @@ std::string lab_section(const ClassTable& table, const std::string& lab) {
            std::to_string(full) + " of " + std::to_string(with) + "</td><td>" +
            (with ? format_points(sum / with) : std::string("-")) + "</td></tr>\n";
     }
-  return s + "</table>\n</section>\n";
+  return s + "</table>\n" + findings_html(lab_findings(table, lab)) + "</section>\n";
 }
 
 constexpr const char* kStyle =
@@ -105,6 +155,8 @@ table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
 td.num { text-align: right; }
 .failed { color: #b00; }
+td ul { margin: 0; padding-left: 1.2em; }
+code { white-space: pre-wrap; }
 svg.hist rect { fill: #4a7ab5; }
 svg.hist text { font-size: 12px; }
 svg.hist .axis { fill: #666; }

@@ -82,8 +82,16 @@ std::string format_points(double points);
 std::string class_csv(const ClassTable& table);
 
 // One HTML file with no external assets: per lab the score statistics, a histogram of the
-// scores (as a fraction of each student's maximum), and how many earned each test's points;
-// then every student's scores.
+// scores (as a fraction of each student's maximum), how many earned each test's points and
+// what the class got wrong (class_findings.h); then every student's scores.
 std::string class_html(const ClassTable& table, const std::string& title);
+
+// What the class got wrong (class_findings.h), every group of every lab, a row each. Columns:
+// lab, test (a finding's: its part), row ("failed": students who failed the test, of those
+// graded with it; "message": students whose failure says this, of those who failed; "finding":
+// students with the finding, of those graded), students, of, kind (a finding's), where (a
+// finding's file:line, one student's), group (what groups the row), example (one student's
+// message, or line of code).
+std::string class_findings_csv(const ClassTable& table);
 
 }  // namespace gpulab

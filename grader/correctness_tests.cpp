@@ -4,11 +4,13 @@
 #include <cmath>
 
 #include "check.h"
+#include "grade_phases.h"
 #include "kept_outputs.h"
 #include "reference_time.h"
 #include "runner_flags.h"
 #include "sanitizer_runs.h"
 #include "scoring.h"
+#include "sim_finding_sites.h"
 #include "sim_findings_text.h"
 
 namespace gpulab {
@@ -36,6 +38,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
     const double points = group_max(rubric, g.name);
     int passed = 0;
     std::string details;
+    std::vector<SimFindingSite> sites;  // the CPU backend's findings, for the class view
     for (const DatasetSpec* ds : sets) {
       DatasetRow row{part.name, ds->name, "error", INFINITY, -1, -1, -1};
       if (part_timed_out) {  // one hang is enough: do not wait out every dataset
@@ -62,7 +65,10 @@ bool CorrectnessTests::grade(const PartSpec& part) {
           sanitized = c_.sanitizer->check(part, d, flags);
       };
       if (o.ran) {
-        const CheckResult c = check_outputs(c_.lab, part, d, out, false, twice);
+        const CheckResult c = [&] {
+          const ScopedPhase phase(GradePhase::kCheck);
+          return check_outputs(c_.lab, part, d, out, false, twice);
+        }();
         if (c.state_leak) leaked_on = ds->name;
         // The check above says what is wrong with an output not kept; the log repeats it.
         if (!c_.o.keep_outputs.empty() && !g.hidden)
@@ -91,6 +97,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
                                               c_.paths.source.string() + "/"};
       line += describe_sim_findings(o.sim_findings, strip) +
               describe_sanitizer_findings(sanitized.findings, strip) + sanitized.notes;
+      add_sim_finding_sites(sites, o.sim_findings, c_.work / "submission", strip);
       out_.row(row);
       details += line + "\n";
     }
@@ -104,9 +111,12 @@ bool CorrectnessTests::grade(const PartSpec& part) {
         out_.scored(part.name + ": correctness on the " + g.name + " datasets", all ? points : 0,
                     points, all, std::move(output), {part.name, g.name}));
     out_.test(correctness_tests.back()).on_hidden_datasets = g.hidden;
-    if (g.hidden)  // the details, for instructors only
-      out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)", details,
-                              {part.name, g.name}, all);
+    size_t detailed = correctness_tests.back();  // the test whose output gives the details
+    if (g.hidden)                                // the details, for instructors only
+      detailed =
+          out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)",
+                                  details, {part.name, g.name}, all);
+    out_.test(detailed).sim_findings = std::move(sites);
   }
   if (!leaked_on.empty()) fail_for_state_leak(correctness_tests, leaked_on);
   return public_ok;
@@ -123,6 +133,7 @@ RunOutcome CorrectnessTests::correctness_run(const PartSpec& part, const Dataset
                              runners_.reference_available(), c_.lab.sim_time_limit);
   };
   const auto run = [&](const RunLimit& limit) {
+    const ScopedPhase phase(GradePhase::kRuns);
     return run_runner(c_.sandbox, c_.paths, c_.student.runner, c_.o.backend, part, d, out, false,
                       {}, limit, flags);
   };
@@ -158,6 +169,7 @@ double CorrectnessTests::reference_cpu_s(const PartSpec& part, const DatasetDirs
   return reference_cpu_time(d, {part.name, flags, *runners_.reference_build()}, [&] {
     c_.steps.note("timing the reference's " + part.name + " on " + d.name +
                   " on the CPU backend, once: the time limit follows it");
+    const ScopedPhase phase(GradePhase::kRuns);
     const RunOutcome r = run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part,
                                     d, c_.work / "reference-runs" / part.name / d.group / d.name,
                                     false, {}, RunLimit::clock(kReferenceRunLimitS), flags);

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "file_lock.h"
+#include "grade_phases.h"
 #include "registry.h"
 #include "secret.h"
 #include "temporaries.h"
@@ -64,7 +65,11 @@ DatasetDirs materialize(const LabConfig& lab, const GroupSpec& group, const Data
   std::filesystem::create_directories(tmp.path() / "expected");
   try {
     std::ofstream(tmp.path() / "input" / "meta.json") << meta.dump(2) << "\n";
-    gen->generate(ds.params, seed, tmp.path() / "input");
+    {
+      const ScopedPhase phase(GradePhase::kGenerate);
+      gen->generate(ds.params, seed, tmp.path() / "input");
+    }
+    const ScopedPhase phase(GradePhase::kOracle);
     gen->oracle(tmp.path() / "input", tmp.path() / "expected");
   } catch (const std::exception& e) {
     throw std::runtime_error("generating dataset " + lab.id + "/" + ds.name +

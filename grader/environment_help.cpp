@@ -1,18 +1,23 @@
 #include "environment_help.h"
 
 #include <sstream>
+#include <vector>
 
 #include "exit_status.h"
 #include "paths.h"
 
 namespace gpulab {
 
-std::string environment_help() {
+namespace {
+
+struct Variable {
+  const char* name;
+  std::string what;
+};
+
+std::vector<Variable> variables() {
   const Paths p = Paths::current();
-  const struct {
-    const char* name;
-    std::string what;
-  } vars[] = {
+  return {
       {"GPULAB_SOURCE_DIR",
        "gpulab's own tree: labs, reference, datasets (now " + p.source.string() + ")"},
       {"GPULAB_BUILD_DIR", "the build the runners link against (now " + p.build.string() + ")"},
@@ -34,9 +39,20 @@ std::string environment_help() {
        "the CPU backend's source rewriter (now " + p.sim_rewriter.string() + ")"},
       {"NO_COLOR", "set to any non-empty value: no colour, even on a terminal"},
   };
+}
+
+}  // namespace
+
+std::vector<std::string> environment_variable_names() {
+  std::vector<std::string> names;
+  for (const auto& v : variables()) names.push_back(v.name);
+  return names;
+}
+
+std::string environment_help() {
   std::ostringstream out;
   out << "Environment:\n";
-  for (const auto& v : vars) out << "  " << v.name << "\n      " << v.what << "\n";
+  for (const auto& v : variables()) out << "  " << v.name << "\n      " << v.what << "\n";
   out << "Exit status:\n";
 #define GPULAB_EXIT_LINE(name, code, meaning) out << "  " << code << "   " << meaning << "\n";
   GPULAB_EXIT_STATUSES(GPULAB_EXIT_LINE)

@@ -4,9 +4,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gpulab {
 
 std::string environment_help();
+
+// The names alone, in the same order: what a SLURM task is given of the instructor's
+// environment (slurm_backend.h).
+std::vector<std::string> environment_variable_names();
 
 }  // namespace gpulab

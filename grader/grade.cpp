@@ -8,6 +8,7 @@
 #include "correctness_tests.h"
 #include "file_lock.h"
 #include "grade_context.h"
+#include "grade_phases.h"
 #include "intake.h"
 #include "nearest_name.h"
 #include "process.h"
@@ -239,6 +240,7 @@ class Grading {
 
 Report grade(const GradeOptions& options, std::ostream& log) {
   Report report;
+  const PhaseClock clock;
   try {
     Grading g(options, log);
     g.run(report);
@@ -247,6 +249,7 @@ Report grade(const GradeOptions& options, std::ostream& log) {
   } catch (const Stopped& s) {  // the tests finished before it stay
     report.stopped_by = s.signal;
   }
+  report.phase_seconds = clock.seconds();
   return report;
 }
 

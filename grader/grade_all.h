@@ -9,6 +9,9 @@
 // grader to its GPU, is per process; and each submission goes through exactly what
 // `gpulab grade` does, sandbox and intake included.
 //
+// One submission's grading and the files it leaves are class_job.h's, shared with grade-all on
+// a SLURM cluster (slurm_backend.h), which runs the same gradings as tasks of a job array.
+//
 // Resuming: beside each report, grading.json records the configuration it was graded with
 // (lab, backend, hidden seed's fingerprint, gpulab version, timing on or off, the submission's
 // content hash). A rerun skips a student whose record matches; anything else (no record, a
@@ -65,6 +68,24 @@ constexpr double kGradeAllStopGraceS = kStopGraceS + 3;
 // std::runtime_error when it cannot start (a bad roster or lab).
 int grade_all(const GradeAllOptions& options, std::ostream& out, std::ostream& progress,
               bool progress_is_tty);
+
+// grade-all's paths made absolute: each grader runs in its student's output directory, and a
+// SLURM task wherever the scheduler puts it.
+GradeAllOptions absolute_paths(GradeAllOptions o);
+
+// What grade-all checks before it grades anything, locally or on SLURM: the labs exist, the
+// --canvas-assignment options and the roster CSV read. Returns the hidden seed (a warning on
+// `out` where there is none). Throws std::runtime_error naming what is wrong.
+std::optional<std::string> check_class_options(const GradeAllOptions& o, std::ostream& out);
+
+// The class table of every report of `jobs`, and what it renders: class.csv, class.html, and
+// the gradebook uploads (gradebook.h). The one place class files are written: by grade-all at
+// its end and by `grade-all --merge` after a SLURM job array (slurm_backend.h).
+struct ClassJob;
+void write_class_files(const GradeAllOptions& o, const std::vector<ClassJob>& jobs);
+
+// The UUIDs of the GPUs this process sees; none on the sim backend or without a GPU.
+std::vector<std::string> visible_gpus(const std::string& backend);
 
 // For a `gpulab grade` that grade-all started: it dies with grade-all (even when grade-all is
 // killed with -9), so an interrupted class grading leaves no grader running behind it.

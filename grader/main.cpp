@@ -11,6 +11,7 @@
 #endif
 
 #include "bench.h"
+#include "bench_grader.h"
 #include "cache_command.h"
 #include "completion.h"
 #include "datasets_command.h"
@@ -18,6 +19,7 @@
 #include "exit_status.h"
 #include "grade.h"
 #include "grade_all.h"
+#include "grade_all_status.h"
 #include "gradescope_package.h"
 #include "lab_config.h"
 #include "paths.h"
@@ -28,6 +30,7 @@
 #include "run_setup.h"
 #include "run_terminal.h"
 #include "secret.h"
+#include "slurm_backend.h"
 #include "stop_signals.h"
 #include "student_kit.h"
 #include "submission_policy.h"
@@ -248,9 +251,12 @@ int main(int argc, char** argv) {
   std::string all_seed;
   auto* all_cmd = app.add_subcommand(
       "grade-all", "Grade a class: every student of a roster for each lab, resumable");
-  all_cmd->add_option("--roster", all_o.roster, "Directory with one entry per student")->required();
-  all_cmd->add_option("--labs", all_o.labs, "Lab ids, comma-separated")->required()->delimiter(',');
-  all_cmd->add_option("--out", all_o.out, "Output directory")->required();
+  // Required but with --slurm-task, --merge and --status (checked below): those read the plan.
+  auto* roster_opt =
+      all_cmd->add_option("--roster", all_o.roster, "Directory with one entry per student");
+  auto* labs_opt =
+      all_cmd->add_option("--labs", all_o.labs, "Lab ids, comma-separated")->delimiter(',');
+  auto* out_opt = all_cmd->add_option("--out", all_o.out, "Output directory");
   all_cmd
       ->add_option("--roster-csv", all_o.roster_csv,
                    "Students' id, name, email (and section, folder) for the exports")
@@ -272,6 +278,50 @@ int main(int argc, char** argv) {
                       "Seconds for one student's grading of one lab (default 4 hours)");
   all_cmd->add_flag("--allow-unsandboxed", all_o.allow_unsandboxed,
                     "Grade even where student code cannot be sandboxed (as gpulab grade)");
+  // On a SLURM cluster (slurm_backend.h, docs/GRADING.md).
+  SlurmOptions slurm_o;
+  bool all_slurm = false, all_status = false;
+  std::filesystem::path slurm_task_plan, merge_out;
+  auto* slurm_flag = all_cmd->add_flag(
+      "--slurm", all_slurm, "Submit to SLURM: a job array of gradings, then a merge job");
+  all_cmd->add_option("--partition", slurm_o.partition, "--slurm: the partition")
+      ->needs(slurm_flag);
+  all_cmd->add_option("--gres", slurm_o.gres, "--slurm: each task's resources, e.g. gpu:1")
+      ->needs(slurm_flag);
+  all_cmd
+      ->add_option("--max-parallel", slurm_o.max_parallel,
+                   "--slurm: tasks running at once (default: no limit)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm_flag);
+  all_cmd
+      ->add_option("--per-task", slurm_o.per_task,
+                   "--slurm: student-labs each task grades (default 1)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm_flag);
+  all_cmd
+      ->add_option("--time-limit", slurm_o.time_limit_min,
+                   "--slurm: each job's time limit, minutes (default: the partition's)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm_flag);
+  all_cmd
+      ->add_option("--sbatch-arg", slurm_o.sbatch_args,
+                   "--slurm: an sbatch option as it is: --sbatch-arg=--account=A (repeatable)")
+      ->needs(slurm_flag);
+  all_cmd
+      ->add_flag("--wait", slurm_o.wait,
+                 "--slurm: return when the merge job has ended, with grade-all's exit status")
+      ->needs(slurm_flag);
+  auto* task_opt = all_cmd->add_option("--slurm-task", slurm_task_plan,
+                                       "What each array task runs: grade its share of this "
+                                       "plan (OUT/slurm/plan.json)");
+  auto* merge_opt = all_cmd->add_option(
+      "--merge", merge_out, "Write OUT's class files after a --slurm grading (the merge job)");
+  auto* status_flag = all_cmd->add_flag("--status", all_status,
+                                        "Where a --slurm grading of --out stands, from its files");
+  status_flag->needs(out_opt);
+  for (auto* only : {task_opt, merge_opt, status_flag})
+    for (auto* other : {task_opt, merge_opt, status_flag, slurm_flag, roster_opt, labs_opt})
+      if (only != other) only->excludes(other);
 
   auto* package_cmd = app.add_subcommand("package", "Package an autograder for a course platform");
   package_cmd->require_subcommand(1);
@@ -322,6 +372,23 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("lab", bench_o.lab, "Lab id")->required();
   bench_cmd->add_option("--part", bench_o.part, "Only this part (default: every part)");
   bench_cmd->add_option("--runner", bench_o.runner, "Bench this runner instead of the reference");
+
+  BenchGraderOptions bg_o;
+  if (!kCudaRunnersBuilt) bg_o.backend = "sim";
+  bool bg_no_time = false, bg_cold_only = false, bg_warm_only = false;
+  auto* bg_cmd = app.add_subcommand(
+      "bench-grader", "Time grading itself: each lab's reference, cold and warm cache, by phase");
+  bg_cmd->add_option("--labs", bg_o.labs, "Lab ids, comma-separated (default: every lab)")
+      ->delimiter(',');
+  bg_cmd->add_option("--backend", bg_o.backend, "cuda or sim")
+      ->check(CLI::IsMember({"cuda", "sim"}));
+  bg_cmd->add_flag("--no-time", bg_no_time, "Grade without the timed runs");
+  auto* bg_cold = bg_cmd->add_flag("--cold-only", bg_cold_only, "Only the empty-cache grading");
+  bg_cmd->add_flag("--warm-only", bg_warm_only, "Only the warm one (after an unreported cold one)")
+      ->excludes(bg_cold);
+  bg_cmd->add_flag("--allow-unsandboxed", bg_o.allow_unsandboxed,
+                   "Grade even where code cannot be sandboxed (as gpulab grade)");
+  bg_cmd->add_option("--json", bg_o.json_out, "Also write the numbers here");
 
   DatasetsOptions ds_o;
   std::string ds_seed;
@@ -391,6 +458,16 @@ int main(int argc, char** argv) {
         std::cerr << "gpulab grade-all: stopped by " << signal_name(signal)
                   << "; the submissions not finished are graded on the next run\n";
       });
+      if (task_opt->count()) return run_slurm_task(slurm_task_plan, std::cout);
+      if (merge_opt->count()) return merge_slurm_grading(merge_out, std::cout);
+      if (all_status) {
+        grade_all_status(all_o.out, std::cout);
+        return kExitOk;
+      }
+      for (const auto* required : {roster_opt, labs_opt, out_opt})
+        if (!required->count())
+          throw std::runtime_error("grade-all: " + required->get_name() + " is required");
+      if (all_slurm) return submit_to_slurm(all_o, slurm_o, std::cout);
       return grade_all(all_o, std::cout, std::cerr, Progress::is_tty(2));
     }
     if (gs_cmd->parsed()) {
@@ -413,6 +490,16 @@ int main(int argc, char** argv) {
       return bench(bench_o, std::cout);
     }
     if (sim_bench_cmd->parsed()) return cmd_sim_bench();
+    if (bg_cmd->parsed()) {
+      bg_o.performance = !bg_no_time;
+      bg_o.warm = !bg_cold_only;
+      bg_o.cold = true;  // a warm grading needs the cold one before it; --warm-only hides it
+      bg_o.report_cold = !bg_warm_only;
+      stop_on_signals(kGradeAllStopGraceS, [](int signal) {
+        std::cerr << "gpulab bench-grader: stopped by " << signal_name(signal) << "\n";
+      });
+      return bench_grader(bg_o, std::cout);
+    }
     if (ds_cmd->parsed()) {
       if (seed_opt->count()) ds_o.seed = hidden_secret(ds_seed, std::cerr);
       return datasets_command(ds_o, std::cout);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,6 +13,15 @@
 #include "terminal_style.h"
 
 namespace gpulab {
+
+// A place where the CPU backend found a bug in a test's runs (sim_finding_sites.h), kept
+// structured for the class view (class_findings.h); the student reads it in the test's output.
+struct SimFindingSite {
+  std::string kind;    // the finding's kind (sim_finding_kinds.h)
+  std::string file;    // as the student knows it: dcs.cu, harness/device_buffer.h
+  int line = 0;        // 0: not known
+  std::string source;  // that line of the student's submission, trimmed; empty where not theirs
+};
 
 struct Test {
   std::string name;
@@ -28,6 +38,9 @@ struct Test {
   bool info = false;
   std::vector<std::string> tags;
   nlohmann::json extra = nlohmann::json::object();
+  // Each distinct place the CPU backend found a bug in this test's runs; on the test whose
+  // output gives the details (for hidden datasets, the instructors' detail test).
+  std::vector<SimFindingSite> sim_findings;
 };
 
 // What became of the submission as a whole, each with its name in reports: one list.
@@ -75,6 +88,9 @@ struct Report {
   std::vector<DatasetRow> rows;
   std::string output;  // shown to students above the tests
   double execution_time_s = 0;
+  // Where the grading's time went, seconds by phase (grade_phases.h): for instructors and
+  // gpulab bench-grader; empty in a report no grading made (a grader that left none).
+  std::map<std::string, double> phase_seconds;
   nlohmann::json environment = nlohmann::json::object();  // version, backend, GPU, compiler
   std::string grader_error;  // set when the grader itself failed: then no score is given
   // The signal (SIGTERM, SIGINT) that stopped the grading before it finished (stop_signals.h):

@@ -51,6 +51,25 @@ double number_from(const json& j, const char* key, const std::string& where) {
   return v.get<double>();
 }
 
+json sim_findings_json(const std::vector<SimFindingSite>& sites) {
+  json a = json::array();
+  for (const auto& f : sites)
+    a.push_back({{"kind", f.kind}, {"file", f.file}, {"line", f.line}, {"source", f.source}});
+  return a;
+}
+
+std::vector<SimFindingSite> sim_findings_from(const json& test, const std::string& at) {
+  const json& a = array_at(test, "sim_findings", at);
+  std::vector<SimFindingSite> sites;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string where = at + "sim_findings[" + std::to_string(i) + "].";
+    sites.push_back({field<std::string>(a[i], "kind", where),
+                     field<std::string>(a[i], "file", where), field<int>(a[i], "line", where),
+                     field<std::string>(a[i], "source", where)});
+  }
+  return sites;
+}
+
 }  // namespace
 
 json gpulab_report_json(const Report& report) {
@@ -66,6 +85,7 @@ json gpulab_report_json(const Report& report) {
   j["output"] = report.output;
   j["execution_time_s"] = report.execution_time_s;
   j["environment"] = report.environment;
+  j["phase_seconds"] = report.phase_seconds;
   j["grader_error"] = report.grader_error;
   j["stopped_by"] = report.stopped_by;
   j["hidden_tests_visibility"] = report.hidden_tests_visibility;
@@ -80,7 +100,8 @@ json gpulab_report_json(const Report& report) {
                           {"on_hidden_datasets", t.on_hidden_datasets},
                           {"info", t.info},
                           {"tags", t.tags},
-                          {"extra", t.extra}});
+                          {"extra", t.extra},
+                          {"sim_findings", sim_findings_json(t.sim_findings)}});
   j["leaderboard"] = json::array();
   for (const auto& l : report.leaderboard)
     j["leaderboard"].push_back({{"name", l.name}, {"value", l.value}, {"order", l.order}});
@@ -113,6 +134,14 @@ Report report_from_gpulab_json(const json& j) {
   r.output = field<std::string>(j, "output", "");
   r.execution_time_s = field<double>(j, "execution_time_s", "");
   r.environment = value_at(j, "environment", "");
+  // Optional: reports written before gpulab timed its phases have none.
+  if (j.contains("phase_seconds")) {
+    const json& phases = value_at(j, "phase_seconds", "");
+    if (!phases.is_object())
+      throw std::runtime_error("gpulab report: phase_seconds is not an object");
+    for (const auto& item : phases.items())
+      r.phase_seconds[item.key()] = field<double>(phases, item.key().c_str(), "phase_seconds.");
+  }
   r.grader_error = field<std::string>(j, "grader_error", "");
   r.stopped_by = field<int>(j, "stopped_by", "");
   r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", "");
@@ -131,6 +160,8 @@ Report report_from_gpulab_json(const json& j) {
     t.info = field<bool>(e, "info", at);
     t.tags = field<std::vector<std::string>>(e, "tags", at);
     t.extra = value_at(e, "extra", at);
+    // Optional: reports written before gpulab kept the findings structured have none.
+    if (e.contains("sim_findings")) t.sim_findings = sim_findings_from(e, at);
     r.tests.push_back(std::move(t));
   }
   const json& leaderboard_ = array_at(j, "leaderboard", "");

@@ -51,6 +51,7 @@ void stand_in(const fs::path& from, const fs::path& to) {
 RunStaging::RunStaging(fs::path dir) : dir_(std::move(dir)) {}
 
 const fs::path& RunStaging::staged(const fs::path& original) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   if (const auto it = staged_.find(original); it != staged_.end()) return it->second;
   const fs::path to = fresh_name(dir_);
   if (fs::is_directory(original)) {  // a dataset's input folder: its files, one level

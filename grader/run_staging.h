@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 
 namespace gpulab {
 
@@ -40,6 +41,7 @@ class RunStaging {
 
  private:
   std::filesystem::path dir_;
+  std::mutex mutex_;  // runs are staged from several threads (sanitizer_runs.h's tools)
   std::map<std::filesystem::path, std::filesystem::path> staged_;  // original -> its stand-in
 };
 

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "grade_phases.h"
 #include "random_bytes.h"
 #include "run_output.h"
 #include "runner_protocol.h"
@@ -91,6 +92,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
                       const std::vector<std::string>& flags,
                       const std::vector<DatasetDirs>& samples, const RunWrapper& wrapper) {
   RunOutcome o;
+  std::optional<ScopedPhase> staging(GradePhase::kStaging);
   const StagedRun staged = sandbox.stage_run(runner, ds.input, collected_out_dir);
   const std::filesystem::path& out_dir = staged.out;  // while it runs
   const bool sim = backend == "sim";
@@ -109,6 +111,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     stage.emplace(samples_dir, staged_samples);
     box.mounts.push_back({samples_dir, RunPaths::samples, false, false});
   }
+  staging.reset();
   const auto inside = [&](const std::filesystem::path& p) {
     return sandbox.inside(box, p).string();
   };
@@ -148,11 +151,13 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(public_seed(ds.group + "/" + ds.name)));
   }
   const ProcessResult p = sandbox.run(po, box);
+  staging.emplace(GradePhase::kStaging);
   collect_output(staged);
   if (stage) {
     std::error_code ec;
     std::filesystem::remove_all(samples_dir, ec);
   }
+  staging.reset();
   o.process = p;
   o.timed_out = limit.stopped(p);
   // Only regular files the run wrote, never through a link (run_output.h): a link left there

@@ -1,7 +1,10 @@
 #include "sanitizer_runs.h"
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 
+#include "grade_phases.h"
 #include "run_output.h"
 #include "runner_client.h"
 #include "safe_text.h"
@@ -90,6 +93,7 @@ const BuildResult& SanitizerRuns::build() {
 
 SanitizerRuns::Verdict SanitizerRuns::check(const PartSpec& part, const DatasetDirs& d,
                                             const std::vector<std::string>& flags) {
+  const ScopedPhase phase(GradePhase::kSanitizer);
   Verdict v;
   const BuildResult& b = build();
   if (!b.ok) {  // the graded build passed: this one is gpulab's problem, not the student's
@@ -105,17 +109,47 @@ SanitizerRuns::Verdict SanitizerRuns::check(const PartSpec& part, const DatasetD
                                          "the limit under compute-sanitizer is " +
                                              std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
                                              " s on the clock");
+  // The tools side by side, each run in a process of its own: nothing here is timed, and each
+  // tool alone leaves the GPU and the cores mostly idle (racecheck, the slowest, works on the
+  // CPU). What they found is told in the tools' order.
+  c_.steps.note(part.name + " on " + d.name + " under compute-sanitizer " + [&] {
+    std::string names;
+    for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t;
+    return names;
+  }());
+  struct ToolRun {
+    RunOutcome o;
+    SanitizerReport r;
+    std::exception_ptr error;
+  };
+  std::vector<ToolRun> runs(tools_.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < tools_.size(); ++i)
+    threads.emplace_back([&, i] {
+      const std::string& tool = tools_[i];
+      try {
+        const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / d.group / d.name;
+        std::error_code removed;
+        fs::remove_all(out, removed);
+        const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
+                                 toolkit.empty() || toolkit == "/"
+                                     ? std::vector<fs::path>{}
+                                     : std::vector<fs::path>{toolkit}};
+        runs[i].o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, d, out, false,
+                               {}, limit, flags, {}, wrapper);
+        runs[i].r = parse_sanitizer_log(read_log(out), tool);
+      } catch (...) {
+        runs[i].error = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& run : runs)
+    if (run.error) std::rethrow_exception(run.error);
   std::vector<SanitizerFinding> found;
-  for (const std::string& tool : tools_) {
-    c_.steps.note(part.name + " on " + d.name + " under compute-sanitizer " + tool);
-    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / d.group / d.name;
-    fs::remove_all(out, ec);
-    const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
-                             toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
-                                                               : std::vector<fs::path>{toolkit}};
-    const RunOutcome o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, d, out,
-                                    false, {}, limit, flags, {}, wrapper);
-    const SanitizerReport r = parse_sanitizer_log(read_log(out), tool);
+  for (size_t i = 0; i < tools_.size(); ++i) {
+    const std::string& tool = tools_[i];
+    const RunOutcome& o = runs[i].o;
+    const SanitizerReport& r = runs[i].r;
     const bool fails = sanitizer_fails(r, o.process.exit_code);
     if (!r.started && !fails) {
       v.notes +=

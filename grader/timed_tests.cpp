@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "check.h"
+#include "grade_phases.h"
 #include "runner_flags.h"
 #include "scoring.h"
 #include "secret.h"
@@ -128,6 +129,7 @@ bool TimedTests::timed_student_run(const PartSpec& part, const DatasetDirs& d,
           "). Does your code write result.json?";
     return false;
   }
+  const ScopedPhase checking(GradePhase::kCheck);
   const CheckResult c = check_outputs(c_.lab, part, d, out, false);
   row.err_over_bound = std::max(row.err_over_bound, c.max_err_over_bound);
   if (!c.pass) {
@@ -244,6 +246,7 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
 TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDirs& d,
                                            bool with_reference, std::vector<double>* baseline,
                                            DatasetRow& row) {
+  const ScopedPhase phase(GradePhase::kTiming);
   const TimingSettings& timing = c_.lab.timing_for(part);
   const int rounds = timing.rounds;
   Rounds m;

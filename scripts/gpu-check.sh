@@ -3,13 +3,14 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|grader|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
 # GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast"); LAB picks
 # the stability step's lab (default scatter-gather); LABS the labs step's (default: every lab
-# whose shipped submissions carry expect.json files); ATTACKS the attacks step's adversarial
+# whose shipped submissions carry expect.json files); BENCH_GRADER_ARGS the grader step's
+# (e.g. "--cold-only --labs scan"); ATTACKS the attacks step's adversarial
 # submissions (default: every timed one, "adversary": {"timed": true}, with its twin); SEEDS the
 # calibrate-scan step's hidden seeds (default 1 to 9).
 # Carried Debian packages for a machine with no registry: scripts/gpu-prefix.sh.
@@ -43,6 +44,11 @@ for step in "${steps[@]}"; do
       for lab in $($gpulab labs | awk '/^[a-z]/{print $1}'); do
         $gpulab bench "$lab" 2>&1 | tee -a "$out/bench.log"
       done
+      ;;
+    grader)
+      # Where grading's own time goes: each lab's reference graded cold and warm, by phase.
+      $gpulab bench-grader --json "$out/bench-grader.json" ${BENCH_GRADER_ARGS:-} 2>&1 |
+        tee "$out/bench-grader.log"
       ;;
     stability)
       for i in 1 2 3 4 5; do

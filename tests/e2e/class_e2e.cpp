@@ -220,6 +220,23 @@ TEST_SUITE("class") {
     CHECK(html.find("http") == std::string::npos);
     CHECK(html.find("4 counted") != std::string::npos);
     CHECK(html.find("mean " + gpulab::format_points(score(alice) / 2)) != std::string::npos);
+    // What the class got wrong (class-findings.csv, and its view in the HTML): bob's failed
+    // test, one student of one, and his compiler's error as its message.
+    CHECK(html.find("What the class got wrong") != std::string::npos);
+    const auto wrong = csv_rows(read_text(out / "class-findings.csv"));
+    REQUIRE(!wrong.empty());
+    CHECK(wrong[0][0] == "lab");
+    const auto row_of = [&](const std::string& kind) {
+      return std::find_if(wrong.begin(), wrong.end(), [&](const auto& r) {
+        return r.size() == 9 && r[0] == "scatter-gather" && r[1] == "gather: does not build" &&
+               r[2] == kind;
+      });
+    };
+    REQUIRE(row_of("failed") != wrong.end());
+    CHECK((*row_of("failed"))[3] == "1");
+    CHECK((*row_of("failed"))[4] == "1");
+    REQUIRE(row_of("message") != wrong.end());
+    CHECK((*row_of("message"))[8].find("error") != std::string::npos);
     // The gradebooks: Gradescope's per lab, Canvas's with the assignment id.
     const auto gs = csv_rows(read_text(out / "gradescope-scatter-gather.csv"));
     REQUIRE(gs.size() == 5);

@@ -15,6 +15,7 @@ using nlohmann::json;
 
 Report rich_report() {
   Report r;
+  r.phase_seconds = {{"build", 1.5}, {"timing", 12.25}, {"other", 0}};
   gpulab::Test scored;
   scored.name = "scan: correctness on the public datasets";
   scored.score = 7.5;
@@ -29,6 +30,8 @@ Report rich_report() {
   gpulab::Test detail = hidden;
   detail.visibility = "hidden";
   detail.score = detail.max_score = 0;
+  detail.sim_findings = {{"shared_race", "scan.cu", 41, "tile[t] = in[i];"},
+                         {"out_of_bounds", "harness/device_buffer.h", 18, ""}};
   gpulab::Test info;
   info.name = "scan: performance not measured (sim backend)";
   info.info = true;
@@ -66,7 +69,16 @@ TEST_CASE("gpulab's own report reads back as the report it was written from") {
     CHECK(back.tests[i].info == r.tests[i].info);
     CHECK(back.tests[i].tags == r.tests[i].tags);
     CHECK(back.tests[i].extra == r.tests[i].extra);
+    REQUIRE(back.tests[i].sim_findings.size() == r.tests[i].sim_findings.size());
+    for (size_t k = 0; k < r.tests[i].sim_findings.size(); ++k) {
+      const auto &a = back.tests[i].sim_findings[k], &b = r.tests[i].sim_findings[k];
+      CHECK(a.kind == b.kind);
+      CHECK(a.file == b.file);
+      CHECK(a.line == b.line);
+      CHECK(a.source == b.source);
+    }
   }
+  CHECK(back.tests[2].sim_findings.size() == 2);
   CHECK(back.outcome == r.outcome);
   REQUIRE(back.adjustment.has_value());
   CHECK(back.adjustment->score == 5);
@@ -80,6 +92,7 @@ TEST_CASE("gpulab's own report reads back as the report it was written from") {
   CHECK(back.environment == r.environment);
   CHECK(back.output == r.output);
   CHECK(back.hidden_tests_visibility == "after_published");
+  CHECK(back.phase_seconds == r.phase_seconds);
   // Written again, the same bytes: nothing was lost or changed on the way.
   CHECK(gpulab::report_text(back, gpulab::ReportFormat::kGpulab) ==
         gpulab::report_text(r, gpulab::ReportFormat::kGpulab));
@@ -135,6 +148,35 @@ TEST_CASE("what is not gpulab's own report is refused, naming the key") {
   json no_environment = good;
   no_environment.erase("environment");
   CHECK(refused(no_environment).find("environment is missing") != std::string::npos);
+  json bad_line = good;
+  bad_line["tests"][2]["sim_findings"][1]["line"] = "18";
+  CHECK(refused(bad_line).find("tests[2].sim_findings[1].line has the wrong type") !=
+        std::string::npos);
+  json phases_not_an_object = good;
+  phases_not_an_object["phase_seconds"] = json::array();
+  CHECK(refused(phases_not_an_object).find("phase_seconds is not an object") != std::string::npos);
+  json phase_not_a_number = good;
+  phase_not_a_number["phase_seconds"]["build"] = "fast";
+  CHECK(refused(phase_not_a_number).find("phase_seconds.build has the wrong type") !=
+        std::string::npos);
+  json findings_not_a_list = good;
+  findings_not_a_list["tests"][2]["sim_findings"] = json::object();
+  CHECK(refused(findings_not_a_list).find("tests[2].sim_findings has the wrong type") !=
+        std::string::npos);
+}
+
+TEST_CASE("a report written before gpulab timed its phases reads with none") {
+  json old = gpulab::report_json(rich_report(), gpulab::ReportFormat::kGpulab);
+  old.erase("phase_seconds");
+  CHECK(gpulab::report_from_gpulab_json(old).phase_seconds.empty());
+}
+
+TEST_CASE("a report written before the findings were kept structured reads with none") {
+  json old = gpulab::report_json(rich_report(), gpulab::ReportFormat::kGpulab);
+  for (auto& t : old["tests"]) t.erase("sim_findings");
+  const Report back = gpulab::report_from_gpulab_json(old);
+  REQUIRE(back.tests.size() == 4);
+  for (const auto& t : back.tests) CHECK(t.sim_findings.empty());
 }
 
 TEST_CASE("every format in the list is named, found by its name and written") {

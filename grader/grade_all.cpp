@@ -89,8 +89,7 @@ class ClassGrading {
          << " already graded; the grader failed on " << failures_ << "\n"
          << "reports: " << (o_.out / "<lab>" / "<student>" / kReport).string() << " (gpulab), "
          << kResults << " (Gradescope)\n"
-         << "class:   " << (o_.out / "class.csv").string() << ", "
-         << (o_.out / "class.html").string() << "; gradebooks: canvas.csv, gradescope-<lab>.csv\n";
+         << class_files_line(o_.out);
     return failures_ ? kExitFailed : kExitOk;
   }
 
@@ -180,6 +179,12 @@ void write_class_files(const GradeAllOptions& o, const std::vector<ClassJob>& jo
   for (const auto& lab : o.labs)
     write_file_atomically(o.out / ("gradescope-" + lab + ".csv"),
                           gradescope_scores_csv(table, lab));
+}
+
+std::string class_files_line(const fs::path& out) {
+  return "class:   " + (out / "class.csv").string() + ", " + (out / "class.html").string() +
+         " (what the class got wrong: also class-findings.csv); gradebooks: canvas.csv, "
+         "gradescope-<lab>.csv\n";
 }
 
 std::vector<std::string> visible_gpus(const std::string& backend) {

@@ -83,6 +83,8 @@ std::optional<std::string> check_class_options(const GradeAllOptions& o, std::os
 // its end and by `grade-all --merge` after a SLURM job array (slurm_backend.h).
 struct ClassJob;
 void write_class_files(const GradeAllOptions& o, const std::vector<ClassJob>& jobs);
+// The line that names them, under `out`, for grade-all's and --merge's last words.
+std::string class_files_line(const std::filesystem::path& out);
 
 // The UUIDs of the GPUs this process sees; none on the sim backend or without a GPU.
 std::vector<std::string> visible_gpus(const std::string& backend);

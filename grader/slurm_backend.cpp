@@ -231,9 +231,7 @@ bool wait_for_jobs(const std::vector<std::string>& ids, const fs::path& out) {
 int merge_and_say(const SlurmPlan& plan, std::ostream& out) {
   write_class_files(plan.options, plan.everyone_jobs());
   const ClassStatus s = class_status(plan);
-  out << s.text() << "class: " << (plan.options.out / "class.csv").string() << ", "
-      << (plan.options.out / "class.html").string()
-      << "; gradebooks: canvas.csv, gradescope-<lab>.csv\n";
+  out << s.text() << class_files_line(plan.options.out);
   return s.exit_status();
 }
 

@@ -171,6 +171,7 @@ double TimedTests::timed_baseline_run(const PartSpec& part, const DatasetDirs& d
 // Times the student's code on the scalability pair, alternating the two datasets, and scores
 // the growth of the time per work unit (the median over rounds of large over small).
 std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
+  const ScopedPhase phase(GradePhase::kTiming);
   const ScalabilityRubric& r = c_.lab.rubric.at(part.name).scalability;
   const TimingSettings& timing = c_.lab.timing_for(part);
   const int rounds = timing.rounds;

@@ -1,16 +1,15 @@
 #include "check.h"
 
 #include <cmath>
-#include <exception>
 #include <fstream>
 #include <stdexcept>
 
 #include "compare.h"
 #include "npy.h"
-#include "parallel.h"
 #include "run_output.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
+#include "side_by_side.h"
 
 namespace gpulab {
 
@@ -114,23 +113,6 @@ nlohmann::json dataset_params(const DatasetDirs& ds) {
   return nlohmann::json::parse(meta_in).at("params");
 }
 
-// body(i) for i in [0, n) side by side (parallel.h), an exception of any rethrown here. Checks
-// run side by side: each reads and compares arrays of up to hundreds of MB, a timed run leaves
-// a set per sample, and the grader's cores are otherwise idle while it checks.
-template <class Body>
-void side_by_side(size_t n, Body body) {
-  std::vector<std::exception_ptr> errors(n);
-  parallel_for(n, [&](size_t i) {
-    try {
-      body(i);
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  });
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
 }  // namespace
 
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
@@ -151,6 +133,7 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
     if (timed) checks.push_back({name, "timed_" + name, {}, {}});
     if (repeated) checks.push_back({name, kRepeatPrefix + name, {}, {}});
   }
+  // Side by side: each reads and compares arrays of up to hundreds of MB.
   side_by_side(checks.size(), [&](size_t i) {
     Checked& k = checks[i];
     k.r = check_one(lab.outputs.at(k.name), params, out_dir / (k.file + ".npy"), ds, k.shape);

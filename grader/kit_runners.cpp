@@ -10,6 +10,7 @@
 
 #include "content_hash.h"
 #include "elf_sections.h"
+#include "joined_words.h"
 #include "process.h"
 #include "runner_recipe.h"
 
@@ -19,12 +20,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
 
 // The files a lab's runners are built against, among the kit's: the harness, the families'
 // shared driver code, and the lab's folder except the files the student edits.

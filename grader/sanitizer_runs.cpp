@@ -1,13 +1,13 @@
 #include "sanitizer_runs.h"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 #include "grade_phases.h"
+#include "joined_words.h"
 #include "run_output.h"
 #include "runner_client.h"
 #include "safe_text.h"
+#include "side_by_side.h"
 
 namespace gpulab {
 
@@ -112,39 +112,24 @@ SanitizerRuns::Verdict SanitizerRuns::check(const PartSpec& part, const DatasetD
   // The tools side by side, each run in a process of its own: nothing here is timed, and each
   // tool alone leaves the GPU and the cores mostly idle (racecheck, the slowest, works on the
   // CPU). What they found is told in the tools' order.
-  c_.steps.note(part.name + " on " + d.name + " under compute-sanitizer " + [&] {
-    std::string names;
-    for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t;
-    return names;
-  }());
+  c_.steps.note(part.name + " on " + d.name + " under compute-sanitizer " + joined(tools_));
   struct ToolRun {
     RunOutcome o;
     SanitizerReport r;
-    std::exception_ptr error;
   };
   std::vector<ToolRun> runs(tools_.size());
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < tools_.size(); ++i)
-    threads.emplace_back([&, i] {
-      const std::string& tool = tools_[i];
-      try {
-        const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / d.group / d.name;
-        std::error_code removed;
-        fs::remove_all(out, removed);
-        const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
-                                 toolkit.empty() || toolkit == "/"
-                                     ? std::vector<fs::path>{}
-                                     : std::vector<fs::path>{toolkit}};
-        runs[i].o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, d, out, false,
-                               {}, limit, flags, {}, wrapper);
-        runs[i].r = parse_sanitizer_log(read_log(out), tool);
-      } catch (...) {
-        runs[i].error = std::current_exception();
-      }
-    });
-  for (auto& t : threads) t.join();
-  for (const auto& run : runs)
-    if (run.error) std::rethrow_exception(run.error);
+  side_by_side(tools_.size(), [&](size_t i) {
+    const std::string& tool = tools_[i];
+    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / d.group / d.name;
+    std::error_code removed;
+    fs::remove_all(out, removed);
+    const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
+                             toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
+                                                               : std::vector<fs::path>{toolkit}};
+    runs[i].o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, d, out, false, {},
+                           limit, flags, {}, wrapper);
+    runs[i].r = parse_sanitizer_log(read_log(out), tool);
+  });
   std::vector<SanitizerFinding> found;
   for (size_t i = 0; i < tools_.size(); ++i) {
     const std::string& tool = tools_[i];

@@ -15,6 +15,7 @@
 #include "environment_help.h"
 #include "exit_status.h"
 #include "grade_all_status.h"
+#include "joined_words.h"
 #include "process.h"
 #include "stop_signals.h"
 
@@ -49,12 +50,6 @@ T field(const json& j, const char* key) {
                              "\" is missing or of the wrong type (is it a plan grade-all "
                              "--slurm wrote?)");
   }
-}
-
-std::string join(const std::vector<std::string>& words, const std::string& sep) {
-  std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : sep) + w;
-  return s;
 }
 
 std::string shell_quote(const std::string& word) {
@@ -139,7 +134,7 @@ std::string slurm_command(const std::vector<std::string>& argv, const fs::path& 
     throw std::runtime_error("grade-all --slurm: cannot run " + argv[0] + " (" + p.start_error +
                              "): is this a SLURM login node?");
   if (!p.ok())
-    throw std::runtime_error("grade-all --slurm: " + join(argv, " ") + " " + p.describe() + ": " +
+    throw std::runtime_error("grade-all --slurm: " + joined(argv, " ") + " " + p.describe() + ": " +
                              p.output);
   return p.output;
 }
@@ -174,10 +169,10 @@ void refuse_while_queued(const fs::path& out) {
   const auto ids = still_queued(out);
   if (ids.empty()) return;
   throw std::runtime_error("grade-all --slurm: the earlier submission for " + out.string() +
-                           " is still queued or running (job " + join(ids, ", ") +
+                           " is still queued or running (job " + joined(ids, ", ") +
                            "): wait for it to end (gpulab grade-all --status --out " +
                            out.string() + " shows where it stands), or cancel it with `scancel " +
-                           join(ids, " ") +
+                           joined(ids, " ") +
                            "`, then run this again: it submits what is not graded");
 }
 
@@ -378,7 +373,7 @@ std::vector<std::string> sbatch_common(const SlurmPlan& plan, const std::string&
       "sbatch",
       "--parsable",
       "--job-name=" + name,
-      "--export=" + join(exported, ","),
+      "--export=" + joined(exported, ","),
       "--chdir=" + plan.options.out.string(),
       "--output=" + (slurm_dir(plan.options.out) / kLogs / log).string()};
   if (!plan.slurm.partition.empty()) argv.push_back("--partition=" + plan.slurm.partition);

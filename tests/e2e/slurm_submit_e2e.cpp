@@ -67,7 +67,7 @@ TEST_SUITE("cpu") {
                                            "1",
                                            "--gres",
                                            "gpu:1",
-                                           "--sbatch-arg=--account=ece508"};
+                                           "--sbatch-arg=--account=gpucourse"};
     const std::vector<std::string> env = {"PATH=" + bin.string() + ":" + std::getenv("PATH"),
                                           "GPULAB_HIDDEN_SEED=" + kSeed};
     const auto submitted = run_command(argv, dir, env, 60);
@@ -82,7 +82,7 @@ TEST_SUITE("cpu") {
     CHECK(calls.find("--array=0-1%1") != std::string::npos);  // 3 student-labs, 2 a task
     CHECK(calls.find("--gres=gpu:1") != std::string::npos);
     CHECK(calls.find("--dependency=afterany:41") != std::string::npos);
-    CHECK(calls.find("--account=ece508") != std::string::npos);
+    CHECK(calls.find("--account=gpucourse") != std::string::npos);
     CHECK(calls.find("--export=") != std::string::npos);
     CHECK(calls.find(kSeed) == std::string::npos);
     CHECK(calls.find("SEED-IN-ENV") == std::string::npos);

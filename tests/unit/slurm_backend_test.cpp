@@ -41,7 +41,7 @@ SlurmPlan plan_of(const fs::path& out, int n, unsigned per_task) {
   p.slurm.max_parallel = 2;
   p.slurm.gres = "gpu:1";
   p.slurm.partition = "gpu";
-  p.slurm.sbatch_args = {"--account=ece508"};
+  p.slurm.sbatch_args = {"--account=gpucourse"};
   p.seed_fingerprint = seed_fingerprint(p.options.hidden_seed);
   for (int i = 0; i < n; ++i) {
     p.todo.push_back(job(out, "s" + std::to_string(i), "h" + std::to_string(i)));
@@ -111,7 +111,7 @@ TEST_CASE("slurm: sbatch's command lines name the scripts and resources, never t
   CHECK(has(array, "--partition=gpu"));
   CHECK(has(array, "--export=PATH,GPULAB_CACHE_DIR"));
   CHECK(array.back() == "/o/slurm/task.sh");
-  CHECK(array[array.size() - 2] == "--account=ece508");  // the instructor's, after gpulab's
+  CHECK(array[array.size() - 2] == "--account=gpucourse");  // the instructor's, after gpulab's
   const auto merge = sbatch_merge_argv(p, "77", {"PATH"});
   CHECK(has(merge, "--dependency=afterany:77"));
   CHECK_FALSE(has(merge, "--gres=gpu:1"));  // merging needs no GPU

@@ -1,7 +1,5 @@
 #include "bench_grader.h"
 
-#include <stdlib.h>
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -19,6 +17,7 @@
 #include "report_json.h"
 #include "safe_text.h"
 #include "stop_signals.h"
+#include "temp_folder.h"
 #include "temporaries.h"
 #include "text_table.h"
 
@@ -55,9 +54,7 @@ class GraderBench {
       for (const auto& f : find_lab_files(paths_.source))
         labs.push_back(f.parent_path().filename().string());
     for (const auto& lab : labs) LabConfig::load_id(paths_.source, lab);  // refuses a bad id
-    char tmpl[] = "/tmp/gpulab-bench-grader-XXXXXX";
-    if (!mkdtemp(tmpl)) throw std::runtime_error("bench-grader: cannot create a temporary folder");
-    const Temporary work{fs::path(tmpl)};
+    const Temporary work{make_temp_folder("gpulab-bench-grader", "bench-grader's gradings")};
     out_ << "grading the reference of " << labs.size() << " lab(s) on the " << o_.backend
          << " backend" << (o_.performance ? ", timed" : ", not timed (--no-time)")
          << ", a hidden seed drawn for this run; caches in " << work.path().string() << "\n"

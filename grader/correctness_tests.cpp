@@ -36,68 +36,92 @@ bool CorrectnessTests::grade(const PartSpec& part) {
     const std::vector<const DatasetSpec*> sets = scope.datasets(g, part.name);
     if (sets.empty()) continue;
     const double points = group_max(rubric, g.name);
-    int passed = 0;
-    std::string details;
-    std::vector<SimFindingSite> sites;  // the CPU backend's findings, for the class view
+    // Each dataset's run and check first; then compute-sanitizer on every one that wants it,
+    // all side by side (none of it is timed); then each dataset's line, in order.
+    struct Ran {
+      const DatasetSpec* ds = nullptr;
+      bool skipped = false;  // not run: an earlier dataset timed out
+      DatasetDirs d;
+      RunOutcome o;
+      CheckResult c;
+      bool bug_found = false;
+      int job = -1;  // its place among compute-sanitizer's jobs, or none
+    };
+    std::vector<Ran> ran;
+    std::vector<SanitizerRuns::Job> jobs;
     for (const DatasetSpec* ds : sets) {
-      DatasetRow row{part.name, ds->name, "error", INFINITY, -1, -1, -1};
+      Ran& r = ran.emplace_back();
+      r.ds = ds;
       if (part_timed_out) {  // one hang is enough: do not wait out every dataset
-        out_.row({part.name, ds->name, "skipped", INFINITY, -1, -1, -1});
-        details += "FAIL " + ds->name + ": not run, an earlier dataset timed out\n";
+        r.skipped = true;
         continue;
       }
       c_.steps.step(part.name + " on " + ds->name);
-      const DatasetDirs d = c_.dataset(g, *ds);
+      r.d = c_.dataset(g, *ds);
       const auto out = c_.work / "runs" / part.name / ds->name;
       const bool twice = ds == called_twice;
       const std::vector<std::string> flags =
           twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{};
-      const RunOutcome o = correctness_run(part, d, out, flags);
-      part_timed_out = o.timed_out;
-      std::string line;
-      const bool bug_found =
-          std::any_of(o.sim_findings.begin(), o.sim_findings.end(), fails_dataset);
-      // Under compute-sanitizer too, where this grading runs it (sanitizer_runs.h); an error it
-      // finds fails the dataset as the CPU backend's findings do.
-      SanitizerRuns::Verdict sanitized;
-      const auto sanitize = [&](bool passed) {
-        if (c_.sanitizer && c_.sanitizer->wanted(part, g, passed, o.timed_out))
-          sanitized = c_.sanitizer->check(part, d, flags);
-      };
-      if (o.ran) {
-        const CheckResult c = [&] {
+      r.o = correctness_run(part, r.d, out, flags);
+      part_timed_out = r.o.timed_out;
+      r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
+      if (r.o.ran) {
+        r.c = [&] {
           const ScopedPhase phase(GradePhase::kCheck);
-          return check_outputs(c_.lab, part, d, out, false, twice);
+          return check_outputs(c_.lab, part, r.d, out, false, twice);
         }();
-        if (c.state_leak) leaked_on = ds->name;
+        if (r.c.state_leak) leaked_on = ds->name;
         // The check above says what is wrong with an output not kept; the log repeats it.
         if (!c_.o.keep_outputs.empty() && !g.hidden)
-          if (const std::string not_kept = keep_outputs(c_.lab, part, d, out, c_.o.keep_outputs);
+          if (const std::string not_kept = keep_outputs(c_.lab, part, r.d, out, c_.o.keep_outputs);
               !not_kept.empty())
             c_.log << "  " << not_kept << "\n";
-        sanitize(c.pass && !bug_found);
-        const bool pass = c.pass && !bug_found && !sanitized.fails;
+      }
+      // Under compute-sanitizer too, where this grading runs it (sanitizer_runs.h); an error it
+      // finds fails the dataset as the CPU backend's findings do.
+      const bool passed = r.o.ran && r.c.pass && !r.bug_found;
+      if (c_.sanitizer && c_.sanitizer->wanted(part, g, passed, r.o.timed_out)) {
+        r.job = static_cast<int>(jobs.size());
+        jobs.push_back({r.d, flags});
+      }
+    }
+    const std::vector<SanitizerRuns::Verdict> verdicts =
+        jobs.empty() ? std::vector<SanitizerRuns::Verdict>{} : c_.sanitizer->check(part, jobs);
+    int passed = 0;
+    std::string details;
+    std::vector<SimFindingSite> sites;  // the CPU backend's findings, for the class view
+    for (const Ran& r : ran) {
+      if (r.skipped) {
+        out_.row({part.name, r.ds->name, "skipped", INFINITY, -1, -1, -1});
+        details += "FAIL " + r.ds->name + ": not run, an earlier dataset timed out\n";
+        continue;
+      }
+      DatasetRow row{part.name, r.ds->name, "error", INFINITY, -1, -1, -1};
+      const SanitizerRuns::Verdict sanitized =
+          r.job < 0 ? SanitizerRuns::Verdict{} : verdicts[static_cast<size_t>(r.job)];
+      std::string line;
+      if (r.o.ran) {
+        const bool pass = r.c.pass && !r.bug_found && !sanitized.fails;
         row.result = pass ? "pass" : "FAIL";
-        row.err_over_bound = c.max_err_over_bound;
+        row.err_over_bound = r.c.max_err_over_bound;
         passed += pass;
-        line = std::string(pass ? "PASS " : "FAIL ") + ds->name + ": " + c.message;
-        if (c.pass && bug_found)
+        line = std::string(pass ? "PASS " : "FAIL ") + r.ds->name + ": " + r.c.message;
+        if (r.c.pass && r.bug_found)
           line +=
               "\nThe outputs are right, but the CPU backend found a bug that can give "
               "wrong results on a GPU:";
-        else if (c.pass && sanitized.fails)
+        else if (r.c.pass && sanitized.fails)
           line +=
               "\nThe outputs are right, but compute-sanitizer found a bug that can give wrong "
               "results:";
       } else {
-        sanitize(false);
-        line = "FAIL " + ds->name + ": " + o.message;
+        line = "FAIL " + r.ds->name + ": " + r.o.message;
       }
       const std::vector<std::string> strip = {(c_.work / "submission").string() + "/",
                                               c_.paths.source.string() + "/"};
-      line += describe_sim_findings(o.sim_findings, strip) +
+      line += describe_sim_findings(r.o.sim_findings, strip) +
               describe_sanitizer_findings(sanitized.findings, strip) + sanitized.notes;
-      add_sim_finding_sites(sites, o.sim_findings, c_.work / "submission", strip);
+      add_sim_finding_sites(sites, r.o.sim_findings, c_.work / "submission", strip);
       out_.row(row);
       details += line + "\n";
     }

@@ -18,6 +18,7 @@
 #include "secret.h"
 #include "shown_paths.h"
 #include "stop_signals.h"
+#include "temp_folder.h"
 #include "timed_tests.h"
 
 namespace gpulab {
@@ -171,9 +172,7 @@ class Grading {
       std::filesystem::create_directories(c_.work);
       return;
     }
-    std::string tmpl = (std::filesystem::temp_directory_path() / "gpulab-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
-    c_.work = tmpl;
+    c_.work = make_temp_folder("gpulab", "the grading's work");
     remove_work_ = true;
     // The sandbox's user reaches the folders bound for it through this one; it cannot list it.
     if (c_.sandbox.enabled())

@@ -13,6 +13,7 @@
 #include "joined_words.h"
 #include "process.h"
 #include "runner_recipe.h"
+#include "temp_folder.h"
 
 namespace gpulab {
 
@@ -144,9 +145,7 @@ KitRunnerFiles kit_runner_files(const Paths& paths, const std::vector<BundleFile
   }
   k.architectures = kit_architectures(first);
 
-  char tmpl[] = "/tmp/gpulab-dist-XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("gpulab dist: cannot make a scratch folder in /tmp");
-  const fs::path scratch = tmpl;
+  const fs::path scratch = make_temp_folder("gpulab-dist", "gpulab dist's builds");
   json record = {{"gpulab_version", GPULAB_VERSION},
                  {"architectures", {{"sass", k.architectures.sass}, {"ptx", k.architectures.ptx}}},
                  {"runners", json::array()},

@@ -15,6 +15,7 @@
 
 #include "random_bytes.h"
 #include "seccomp_filter.h"
+#include "temp_folder.h"
 
 namespace gpulab {
 
@@ -281,10 +282,13 @@ Sandbox Sandbox::detect(const Paths& paths, bool gpu) {
     s.version_ = trim(v.output);
     // A child as a build or a run would start it: the system, gpulab's folders that builds and
     // runs bind (they must be reachable by the sandbox's user), a writable directory, the GPU.
-    std::string tmpl = (fs::temp_directory_path() / "gpulab-sandbox-probe-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) {
-      s.problem_ = "cannot create a temporary directory to try bubblewrap in";
-    } else {
+    fs::path tmpl;
+    try {
+      tmpl = make_temp_folder("gpulab-sandbox-probe", "trying bubblewrap");
+    } catch (const std::runtime_error& e) {
+      s.problem_ = e.what();
+    }
+    if (!tmpl.empty()) {
       SandboxSpec spec;
       spec.mounts = {{paths.source / "labs", "/gpulab/labs", false, false},
                      {paths.build / "lib", "/gpulab/lib", false, false},

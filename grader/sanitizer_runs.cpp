@@ -91,15 +91,17 @@ const BuildResult& SanitizerRuns::build() {
   return *build_;
 }
 
-SanitizerRuns::Verdict SanitizerRuns::check(const PartSpec& part, const DatasetDirs& d,
-                                            const std::vector<std::string>& flags) {
+std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
+                                                         const std::vector<Job>& jobs) {
   const ScopedPhase phase(GradePhase::kSanitizer);
-  Verdict v;
+  std::vector<Verdict> verdicts(jobs.size());
   const BuildResult& b = build();
   if (!b.ok) {  // the graded build passed: this one is gpulab's problem, not the student's
-    v.notes = "\n  compute-sanitizer not run: the build with " + std::string(kSanitizerBuildFlag) +
-              " failed: " + quote_head(b.message, kOutputQuoted);
-    return v;
+    for (Verdict& v : verdicts)
+      v.notes = "\n  compute-sanitizer not run: the build with " +
+                std::string(kSanitizerBuildFlag) +
+                " failed: " + quote_head(b.message, kOutputQuoted);
+    return verdicts;
   }
   // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from there),
   // where the sandbox does not show it already as part of the system.
@@ -109,53 +111,58 @@ SanitizerRuns::Verdict SanitizerRuns::check(const PartSpec& part, const DatasetD
                                          "the limit under compute-sanitizer is " +
                                              std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
                                              " s on the clock");
-  // The tools side by side, each run in a process of its own: nothing here is timed, and each
-  // tool alone leaves the GPU and the cores mostly idle (racecheck, the slowest, works on the
-  // CPU). What they found is told in the tools' order.
-  c_.steps.note(part.name + " on " + d.name + " under compute-sanitizer " + joined(tools_));
+  // Every (dataset, tool) run side by side, each in a process of its own, as many at once as
+  // the machine has cores: racecheck, the slowest tool, works mostly on the CPU. What they
+  // found is told per dataset, in the tools' order.
+  c_.steps.note(part.name + " on " + std::to_string(jobs.size()) + " dataset(s) under compute-" +
+                "sanitizer " + joined(tools_));
   struct ToolRun {
     RunOutcome o;
     SanitizerReport r;
   };
-  std::vector<ToolRun> runs(tools_.size());
-  side_by_side(tools_.size(), [&](size_t i) {
-    const std::string& tool = tools_[i];
-    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / d.group / d.name;
+  const size_t n_tools = tools_.size();
+  std::vector<ToolRun> runs(jobs.size() * n_tools);
+  side_by_side(runs.size(), [&](size_t i) {
+    const Job& job = jobs[i / n_tools];
+    const std::string& tool = tools_[i % n_tools];
+    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / job.d.group / job.d.name;
     std::error_code removed;
     fs::remove_all(out, removed);
     const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
                              toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
                                                                : std::vector<fs::path>{toolkit}};
-    runs[i].o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, d, out, false, {},
-                           limit, flags, {}, wrapper);
+    runs[i].o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, job.d, out, false,
+                           {}, limit, job.flags, {}, wrapper);
     runs[i].r = parse_sanitizer_log(read_log(out), tool);
   });
-  std::vector<SanitizerFinding> found;
-  for (size_t i = 0; i < tools_.size(); ++i) {
-    const std::string& tool = tools_[i];
-    const RunOutcome& o = runs[i].o;
-    const SanitizerReport& r = runs[i].r;
-    const bool fails = sanitizer_fails(r, o.process.exit_code);
-    if (!r.started && !fails) {
-      v.notes +=
-          "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() + ")" +
-          (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
-      continue;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    Verdict& v = verdicts[j];
+    for (size_t t = 0; t < n_tools; ++t) {
+      const std::string& tool = tools_[t];
+      const RunOutcome& o = runs[j * n_tools + t].o;
+      const SanitizerReport& r = runs[j * n_tools + t].r;
+      const bool fails = sanitizer_fails(r, o.process.exit_code);
+      if (!r.started && !fails) {
+        v.notes +=
+            "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() +
+            ")" +
+            (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
+        continue;
+      }
+      v.fails = v.fails || fails;
+      const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
+                                           [](const SanitizerFinding& f) { return f.fails; });
+      v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
+      if (fails && !shown_fails)  // counted, or the exit status says so, but its log shows none
+        v.notes += "\n  compute-sanitizer " + tool + " found " +
+                   (r.errors > 0 ? std::to_string(r.errors) + " errors" : std::string("errors")) +
+                   " that its log does not show";
+      else if (!r.summarized && !fails)
+        v.notes += "\n  compute-sanitizer " + tool + " stopped before its end (the run " +
+                   limit.describe(o.process) + "); what it found until then is shown";
     }
-    v.fails = v.fails || fails;
-    const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
-                                         [](const SanitizerFinding& f) { return f.fails; });
-    found.insert(found.end(), r.findings.begin(), r.findings.end());
-    if (fails && !shown_fails)  // counted, or the exit status says so, but its log shows none
-      v.notes += "\n  compute-sanitizer " + tool + " found " +
-                 (r.errors > 0 ? std::to_string(r.errors) + " errors" : std::string("errors")) +
-                 " that its log does not show";
-    else if (!r.summarized && !fails)
-      v.notes += "\n  compute-sanitizer " + tool + " stopped before its end (the run " +
-                 limit.describe(o.process) + "); what it found until then is shown";
   }
-  v.findings = std::move(found);
-  return v;
+  return verdicts;
 }
 
 }  // namespace gpulab

@@ -36,8 +36,15 @@ class SanitizerRuns {
     std::vector<SanitizerFinding> findings;  // every tool's
     std::string notes;  // what else the student should know, lines starting "\n  "
   };
-  // Runs `part` on `d` (with the correctness run's `flags`) under each tool.
-  Verdict check(const PartSpec& part, const DatasetDirs& d, const std::vector<std::string>& flags);
+  // A dataset to run under the tools, with its correctness run's `flags`.
+  struct Job {
+    DatasetDirs d;
+    std::vector<std::string> flags;
+  };
+  // Runs `part` on each job's dataset under each tool, every run side by side (nothing here is
+  // timed, and each run alone leaves the GPU and the cores mostly idle); the jobs' verdicts,
+  // in their order.
+  std::vector<Verdict> check(const PartSpec& part, const std::vector<Job>& jobs);
 
   SanitizerRuns(const GradeContext& c, std::filesystem::path tool, std::vector<std::string> tools,
                 bool asked)

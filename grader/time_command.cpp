@@ -1,7 +1,5 @@
 #include "time_command.h"
 
-#include <stdlib.h>
-
 #include <cmath>
 #include <cstdio>
 
@@ -16,6 +14,7 @@
 #include "runner_builds.h"
 #include "scoring.h"
 #include "stats.h"
+#include "temp_folder.h"
 #include "text_table.h"
 #include "timed_tests.h"
 
@@ -106,9 +105,7 @@ class Staged {
     if (files.size() != 1)
       throw std::runtime_error(submission.string() + " names none of lab " + lab.id +
                                "'s files; give it one of their names");
-    std::string dir = (fs::temp_directory_path() / "gpulab-time-XXXXXX").string();
-    if (!mkdtemp(dir.data())) throw std::runtime_error("cannot create a temporary directory");
-    folder_ = dir;
+    folder_ = make_temp_folder("gpulab-time", "the timed file");
     fs::copy_file(submission, folder_ / files.front());
     path_ = folder_;
   }

@@ -19,7 +19,7 @@ struct Dataset {
   static Dataset open(const std::filesystem::path& dir);
 
   const nlohmann::json& params() const { return meta.at("params"); }
-  NpyArray input(const std::string& name, DType dtype) const;  // reads dir/name.npy
+  NpyArray input(const std::string& name, DType dtype) const;  // maps dir/name.npy (map_npy)
 
   // A required integer or number parameter, with an error that names the dataset and the key.
   long long int_param(const std::string& key) const;

@@ -32,8 +32,10 @@ class DeviceBuffer {
   T* get() const { return ptr_; }
   size_t size() const { return count_; }
 
-  void upload(const T* host) {
-    GPULAB_CUDA(cudaMemcpy(ptr_, host, count_ * sizeof(T), cudaMemcpyHostToDevice));
+  void upload(const T* host) { upload(host, count_); }
+  // The first `count` elements only.
+  void upload(const T* host, size_t count) {
+    GPULAB_CUDA(cudaMemcpy(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);

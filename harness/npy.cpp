@@ -1,6 +1,12 @@
 #include "npy.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -108,8 +114,20 @@ std::string NpyArray::shape_string() const {
 
 namespace {
 
-// The array in `in`, an .npy file's content; `path` names it in messages.
-NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
+// What an .npy file's header says: the array without its data, and where and how much data
+// follows.
+struct Header {
+  NpyArray array;
+  std::string descr;
+  size_t data_offset = 0;  // from the start of the file
+  size_t data_bytes = 0;   // what the shape needs
+};
+
+// Reads and checks the header at the start of `in`, leaving `in` at the data; `path` names the
+// file in messages.
+Header read_header(std::istream& in, const std::filesystem::path& path) {
+  Header h;
+  NpyArray& a = h.array;
   char magic[8];
   if (!in.read(magic, 8)) fail(path, "file is shorter than an .npy header");
   if (std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not an .npy file (bad magic bytes)");
@@ -131,8 +149,9 @@ NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
   if (!in.read(header.data(), static_cast<std::streamsize>(header_len)))
     fail(path, "truncated header");
 
-  const std::string descr = header_value(header, "descr", path);
-  NpyArray a;
+  h.data_offset = 8 + (major == 1 ? 2 : 4) + header_len;
+  h.descr = header_value(header, "descr", path);
+  const std::string& descr = h.descr;
   bool known = false;
   for (const auto& i : kTypes)
     if (descr == i.descr || (i.size == 1 && descr == "<u1")) {
@@ -153,10 +172,25 @@ NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
       fail(path, "shape " + a.shape_string() + " is too large");
     want *= d;
   }
-  const auto truncated = [&] {
-    fail(path, "truncated data: shape " + a.shape_string() + " needs " + std::to_string(want) +
-                   " bytes of " + descr + " but the file ends early");
-  };
+  h.data_bytes = want;
+  return h;
+}
+
+[[noreturn]] void truncated(const Header& h, const std::filesystem::path& path) {
+  fail(path, "truncated data: shape " + h.array.shape_string() + " needs " +
+                 std::to_string(h.data_bytes) + " bytes of " + h.descr +
+                 " but the file ends early");
+}
+
+[[noreturn]] void trailing(const Header& h, const std::filesystem::path& path) {
+  fail(path, "file has trailing bytes after the data of shape " + h.array.shape_string());
+}
+
+// The array in `in`, an .npy file's content; `path` names it in messages.
+NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
+  Header h = read_header(in, path);
+  NpyArray& a = h.array;
+  const size_t want = h.data_bytes;
   // A header that claims more than the file holds (a run's output is untrusted) fails before
   // anything is allocated where the stream can say how much is left (a file can)...
   if (const std::streampos here = in.tellg(); here != std::streampos(-1)) {
@@ -164,19 +198,18 @@ NpyArray read_from(std::istream& in, const std::filesystem::path& path) {
     const std::streampos end = in.tellg();
     in.clear();
     in.seekg(here);
-    if (end != std::streampos(-1) && static_cast<size_t>(end - here) < want) truncated();
+    if (end != std::streampos(-1) && static_cast<size_t>(end - here) < want) truncated(h, path);
   }
   // ... and otherwise as the data comes, read in steps rather than all at once.
   for (size_t got = 0; got < want;) {
     const size_t step = std::min(want - got, std::max(got, size_t{64} << 20));
     a.bytes.resize(got + step);
     if (!in.read(reinterpret_cast<char*>(a.bytes.data() + got), static_cast<std::streamsize>(step)))
-      truncated();
+      truncated(h, path);
     got += step;
   }
-  if (in.peek() != std::char_traits<char>::eof())
-    fail(path, "file has trailing bytes after the data of shape " + a.shape_string());
-  return a;
+  if (in.peek() != std::char_traits<char>::eof()) trailing(h, path);
+  return std::move(a);
 }
 
 NpyArray with_dtype(NpyArray a, const std::filesystem::path& path, DType expected) {
@@ -185,6 +218,36 @@ NpyArray with_dtype(NpyArray a, const std::filesystem::path& path, DType expecte
                    " was expected");
   return a;
 }
+
+// An open file descriptor, closed when it goes.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// A stream over a file descriptor from its current position, so that map_npy reads the header
+// through the same open file that it maps: both see one file, whatever happens to the path.
+class FdStreamBuf : public std::streambuf {
+ public:
+  explicit FdStreamBuf(int fd) : fd_(fd) {}
+
+ protected:
+  int_type underflow() override {
+    ssize_t n;
+    do {
+      n = ::read(fd_, buf_, sizeof buf_);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) return traits_type::eof();  // an error reads as the end, as in an ifstream
+    setg(buf_, buf_, buf_ + n);
+    return traits_type::to_int_type(buf_[0]);
+  }
+
+ private:
+  int fd_;
+  char buf_[4096];  // a header is usually one block
+};
 
 }  // namespace
 
@@ -200,6 +263,36 @@ NpyArray read_npy(const std::filesystem::path& path, DType expected) {
 
 NpyArray read_npy(std::istream& in, const std::string& name, DType expected) {
   return with_dtype(read_from(in, name), name, expected);
+}
+
+NpyArray map_npy(const std::filesystem::path& path, DType expected) {
+  const Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (file.fd < 0) fail(path, "cannot open file");
+  FdStreamBuf buf(file.fd);
+  std::istream in(&buf);
+  Header h = read_header(in, path);
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) fail(path, std::string("cannot stat file: ") + strerror(errno));
+  const size_t size = static_cast<size_t>(st.st_size);
+  // The same checks, in the same order, as read_from's on the data.
+  if (size < h.data_offset || size - h.data_offset < h.data_bytes) truncated(h, path);
+  if (size - h.data_offset > h.data_bytes) trailing(h, path);
+  NpyArray& a = h.array;
+  // An empty array has nothing to map (and mmap refuses a length of 0): it stays in memory.
+  if (h.data_bytes > 0) {
+    // Read-only (NpyArray::as is const for that): a writable private mapping would be
+    // copy-on-write, but MAP_POPULATE write-faults such a mapping, copying every page up front,
+    // which is the very cost mapping avoids. MAP_POPULATE maps the whole file now, in one call,
+    // rather than one fault at a time as the data is first read.
+    void* at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd, 0);
+    if (at == MAP_FAILED) fail(path, std::string("cannot map file: ") + strerror(errno));
+    const std::shared_ptr<const unsigned char> whole(
+        static_cast<const unsigned char*>(at),
+        [size](const unsigned char* p) { ::munmap(const_cast<unsigned char*>(p), size); });
+    a.mapped_ = std::shared_ptr<const unsigned char>(whole, whole.get() + h.data_offset);
+    a.mapped_size_ = h.data_bytes;
+  }
+  return with_dtype(std::move(a), path, expected);
 }
 
 void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,

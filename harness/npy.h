@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <istream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,18 +27,27 @@ struct NpyError : std::runtime_error {
 struct NpyArray {
   DType dtype = DType::f32;
   std::vector<size_t> shape;
+  // The data of an array read into memory (read_npy), which its owner may change; empty for a
+  // mapped one (map_npy). Read either kind through data() or as<T>().
   std::vector<unsigned char> bytes;
 
   size_t count() const;
   std::string shape_string() const;  // "(16, 128, 128)"
+  const unsigned char* data() const { return mapped_ ? mapped_.get() : bytes.data(); }
+  size_t size_bytes() const { return mapped_ ? mapped_size_ : bytes.size(); }
+  bool mapped() const { return mapped_ != nullptr; }
+  // Read-only even for an array in memory: a mapped array's pages are the file's (mapped
+  // read-only), so a pointer to write through would crash; only `bytes` is writable.
   template <class T>
   const T* as() const {
-    return reinterpret_cast<const T*>(bytes.data());
+    return reinterpret_cast<const T*>(data());
   }
-  template <class T>
-  T* as() {
-    return reinterpret_cast<T*>(bytes.data());
-  }
+
+ private:
+  friend NpyArray map_npy(const std::filesystem::path& path, DType expected);
+  // The data within a mapping of the file, shared by every copy; the last one unmaps it.
+  std::shared_ptr<const unsigned char> mapped_;
+  size_t mapped_size_ = 0;
 };
 
 NpyArray read_npy(const std::filesystem::path& path);
@@ -48,6 +58,14 @@ NpyArray read_npy(const std::filesystem::path& path, DType expected);
 // The same from a stream already open on the file's content (the grader opens a run's outputs
 // itself, without following links: grader/run_output.h); `name` is what messages call it.
 NpyArray read_npy(std::istream& in, const std::string& name, DType expected);
+
+// The same checks as read_npy(path, expected), with the same messages, but the data stays in
+// the file, mapped read-only, rather than copied into memory: for the large files the grader
+// trusts (its dataset cache), which are read again and again and would otherwise cost a fresh
+// allocation and a copy out of the page cache each time. Never for a run's output, which the
+// run could change under the mapping: a file truncated while mapped makes reading it crash
+// (SIGBUS), and the dataset cache never rewrites a file in place (datasets are renamed in whole).
+NpyArray map_npy(const std::filesystem::path& path, DType expected);
 
 void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
                const void* data);

@@ -40,8 +40,8 @@ class GpuOutputsOf {
   GpuOutputsOf(OutputArray spec, int n_sets);
   T* get(int set) { return sets_[static_cast<size_t>(set)].get() + kGuardWords; }
   void poison(int set);
-  // Checks the guards of `set` and returns its values.
-  std::vector<T> download(int set, const char* what) const;
+  // Checks the guards of `set` and writes its values as the run's output `file`.
+  void write(RunContext& ctx, const std::string& file, int set, const char* what) const;
   const OutputArray& spec() const { return spec_; }
 
  private:

@@ -42,10 +42,15 @@ struct RunContext {
   // The inputs that move before each timed sample (input_sets.h), which they keep up to date.
   std::vector<MovingInputs*> moving_inputs = {};
   void refresh_inputs(int set);
+  // Whether outputs are written at all: not by the first call and the warmup of a graded timed
+  // run (its samples' outputs are the ones checked), nor by a run asked for none
+  // (runner_flags.h, kNoOutputsFlag).
+  bool write_outputs = true;
 
-  // Writes out_dir/<file>.npy and lists it in result["outputs"].
+  // Writes out_dir/<file>.npy and lists it in result["outputs"] (nothing without write_outputs).
   template <class T>
   void write_output(const std::string& file, const std::vector<size_t>& shape, const T* host) {
+    if (!write_outputs) return;
     write_npy(out_dir / (file + ".npy"), shape, host);
     result["outputs"].push_back(file);
   }

@@ -17,6 +17,11 @@ inline constexpr const char* kRepeatPrefix = "repeat_";
 // nothing the student's code leaves running can slow the baseline.
 inline constexpr const char* kTimeBaselineFlag = "--time-baseline";
 
+// Write no outputs: the grader asks it of the trusted reference's timed runs, whose outputs
+// nobody reads (a timed sample of a large dataset writes a gigabyte). Never of a student's run,
+// whose every timed sample is checked.
+inline constexpr const char* kNoOutputsFlag = "--no-outputs";
+
 // result.json's record of the run's CPU time in seconds, every thread's (what RLIMIT_CPU
 // counts): the grader reads the reference's, which a correctness run's limit on the CPU backend
 // follows (grader/run_limit.h).

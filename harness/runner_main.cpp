@@ -1,10 +1,12 @@
 // The runner executable's main: one part, one dataset, one output directory.
 //
 //   runner --part NAME --dataset DIR --out DIR [--call-twice] [--time | --time-baseline]
-//          [--timing JSON] [--samples N --samples-dir DIR] | --list [--json]
+//          [--timing JSON] [--samples N --samples-dir DIR] [--no-outputs] | --list [--json]
 //
 // --samples makes a graded timed run (sample_protocol.h): the first call and the warmup on the
-// dataset, then N timed calls, each on inputs of its own that the grader hands over when asked.
+// dataset, then N timed calls, each on inputs of its own that the grader hands over when asked;
+// only the timed calls' outputs are written. --no-outputs writes none (a trusted runner's timed
+// run, whose outputs nobody reads).
 // --call-twice calls the student's function a second time and writes that call's outputs too;
 // --time-baseline times only the lab's trusted baseline (result.json's "baseline") and never
 // calls the student's function. The options, the exit codes and the result.json record this
@@ -28,9 +30,9 @@ namespace {
 int usage(const char* why) {
   std::fprintf(stderr,
                "runner: %s\nusage: runner --part NAME --dataset DIR --out DIR [%s] [--time | %s] "
-               "[--timing JSON] [%s N %s DIR] | --list\n",
+               "[--timing JSON] [%s N %s DIR] [%s] | --list\n",
                why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
-               gpulab::kSamplesDirOption);
+               gpulab::kSamplesDirOption, gpulab::kNoOutputsFlag);
   return gpulab::exit_code(gpulab::RunnerExit::usage);
 }
 
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
   std::string part_name, dataset_dir, out_dir, timing_json;
   std::string samples_dir;  // a graded timed run (sample_protocol.h): where samples appear
   int samples = 0;
-  bool time = false, baseline = false, call_twice = false;
+  bool time = false, baseline = false, call_twice = false, no_outputs = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& dst) {
@@ -78,6 +80,8 @@ int main(int argc, char** argv) {
       baseline = true;
     } else if (a == gpulab::kCallTwiceFlag) {
       call_twice = true;
+    } else if (a == gpulab::kNoOutputsFlag) {
+      no_outputs = true;
     } else if (a == gpulab::kPartOption) {
       if (!value(part_name)) return usage("--part needs a value");
     } else if (a == gpulab::kDatasetOption) {
@@ -132,13 +136,16 @@ int main(int argc, char** argv) {
     ctx.call_twice = call_twice;
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
+    ctx.write_outputs = !no_outputs;
     if (samples > 0) {  // the first call and the warmup here; the timed calls below
       ctx.time = false;
       ctx.warmup_calls = ctx.policy.warmup;
+      ctx.write_outputs = false;  // they only warm up: every sample's outputs are checked
     }
     part->run(ctx);
     if (samples > 0) {
       ctx.warmup_calls = 0;
+      ctx.write_outputs = !no_outputs;
       for (int k = 1; k <= samples; ++k) {
         ctx.dataset = gpulab::Dataset::open(gpulab::ask_for_sample(k, samples_dir));
         ctx.sample = k;

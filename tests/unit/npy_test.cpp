@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -58,18 +59,28 @@ std::string npy_bytes(std::string dict, const std::string& data) {
   return out + dict + data;
 }
 
-// The message of the NpyError that reading `path` throws; fails the test when none is thrown.
-std::string read_error(const fs::path& path, std::optional<DType> expected = std::nullopt) {
+// The message of the NpyError that `read` throws, or none.
+template <class Read>
+std::optional<std::string> npy_error(const Read& read) {
   try {
-    if (expected)
-      gpulab::read_npy(path, *expected);
-    else
-      gpulab::read_npy(path);
+    read();
   } catch (const gpulab::NpyError& e) {
-    return e.what();
+    return std::string(e.what());
   }
-  FAIL("reading " << path << " did not throw NpyError");
-  return {};
+  return std::nullopt;
+}
+
+// The message of the NpyError that reading `path` throws; fails the test when none is thrown.
+// map_npy must refuse every file that read_npy refuses with the same message (where no dtype is
+// expected, any will do for map_npy: a bad file fails before its dtype is compared).
+std::string read_error(const fs::path& path, std::optional<DType> expected = std::nullopt) {
+  const auto read = npy_error(
+      [&] { return expected ? gpulab::read_npy(path, *expected) : gpulab::read_npy(path); });
+  if (!read) FAIL("reading " << path << " did not throw NpyError");
+  const auto mapped =
+      npy_error([&] { return gpulab::map_npy(path, expected.value_or(DType::f32)); });
+  CHECK(mapped == read);
+  return read.value_or("");
 }
 
 template <class T>
@@ -85,6 +96,15 @@ void check_round_trip(const std::vector<size_t>& shape) {
   REQUIRE(a.count() == values.size());
   REQUIRE(a.bytes.size() == values.size() * sizeof(T));
   CHECK(std::memcmp(a.bytes.data(), values.data(), a.bytes.size()) == 0);
+
+  // Mapped, the same array without a copy (only an empty one stays in memory: nothing to map).
+  const NpyArray m = gpulab::map_npy(file, gpulab::dtype_of<T>());
+  CHECK(m.dtype == a.dtype);
+  CHECK(m.shape == a.shape);
+  CHECK(m.mapped() == !values.empty());
+  CHECK(m.bytes.empty());
+  REQUIRE(m.size_bytes() == a.bytes.size());
+  if (m.size_bytes() > 0) CHECK(std::memcmp(m.as<T>(), values.data(), m.size_bytes()) == 0);
 
   // numpy pads the header so the data starts on a 64-byte boundary, and nothing follows it.
   const std::string bytes = test::read_file(file);
@@ -116,6 +136,21 @@ TEST_CASE_TEMPLATE("npy round trip keeps dtype, shape and bytes", T, float, doub
   SUBCASE("long header") {
     check_round_trip<T>({1, 2, 3, 4, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
   }
+}
+
+TEST_CASE("npy map_npy's mapping lives as long as any copy of the array") {
+  TempDir tmp;
+  const fs::path file = tmp / "a.npy";
+  const std::vector<int32_t> values = sample_values<int32_t>(5000);  // more than a page
+  gpulab::write_npy(file, {values.size()}, values.data());
+  auto original = std::make_unique<NpyArray>(gpulab::map_npy(file, DType::i32));
+  REQUIRE(original->mapped());
+  const NpyArray copy = *original;
+  CHECK(copy.as<int32_t>() == original->as<int32_t>());  // shared, not copied
+  original.reset();
+  fs::remove(file);  // the mapping, not the name, keeps the data
+  REQUIRE(copy.size_bytes() == values.size() * sizeof(int32_t));
+  CHECK(std::memcmp(copy.as<int32_t>(), values.data(), copy.size_bytes()) == 0);
 }
 
 TEST_CASE("npy shape_string and dtype names follow numpy") {

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "parallel.h"
 #include "poison.h"
 
 namespace gpulab {
@@ -27,74 +28,157 @@ std::string index_string(size_t flat, const std::vector<size_t>& shape) {
   return s;
 }
 
+namespace {
+
+// One piece of a comparison, [begin, end): its counts, and its candidates for the places the
+// whole result names.
+struct Piece {
+  CompareResult r;
+  bool have_unwritten = false;
+  double worst_ratio = -1;  // of the failing finite values
+  bool have_nan = false;    // and the first NaN's place, in r.worst_* until a failing value
+  size_t nan_index = 0;
+  double nan_expected = 0, nan_got = 0, nan_bound = 0;
+};
+
+// The number of pieces of kComparePiece elements that cover `count`.
+size_t pieces_of(size_t count) {
+  return count == 0 ? 0 : (count - 1) / kComparePiece + 1;
+}
+
+// The pieces' results as one, as a single loop over the elements in order would give them: the
+// counts summed, the first unwritten element, the failing value with the largest error over its
+// bound (the first of equals), or where none fails the first NaN.
+CompareResult merged(const std::vector<Piece>& pieces, size_t count, bool exact) {
+  CompareResult r;
+  r.count = count;
+  r.exact = exact;
+  bool have_unwritten = false;
+  double worst_ratio = -1;
+  const Piece* first_nan = nullptr;
+  for (const Piece& p : pieces) {
+    r.n_fail += p.r.n_fail;
+    r.n_nan += p.r.n_nan;
+    r.n_unwritten += p.r.n_unwritten;
+    r.max_err_over_bound = std::max(r.max_err_over_bound, p.r.max_err_over_bound);
+    if (p.have_unwritten && !have_unwritten) {
+      have_unwritten = true;
+      r.first_unwritten = p.r.first_unwritten;
+    }
+    if (p.have_nan && !first_nan) first_nan = &p;
+    if (p.r.n_fail > 0 && p.worst_ratio > worst_ratio) {
+      worst_ratio = p.worst_ratio;
+      r.worst_index = p.r.worst_index;
+      r.worst_expected = p.r.worst_expected;
+      r.worst_got = p.r.worst_got;
+      r.worst_bound = p.r.worst_bound;
+    }
+  }
+  if (r.n_fail == 0 && first_nan) {
+    r.worst_index = first_nan->nan_index;
+    r.worst_expected = first_nan->nan_expected;
+    r.worst_got = first_nan->nan_got;
+    r.worst_bound = first_nan->nan_bound;
+  }
+  return r;
+}
+
+}  // namespace
+
 CompareResult compare_sum_magnitude(const float* got, const double* expected,
                                     const double* magnitude, size_t count,
                                     const SumMagnitudeTolerance& tol,
                                     const PerElementBound& per_element) {
-  CompareResult r;
-  r.count = count;
-  bool have_unwritten = false;
-  double worst_ratio = -1;  // of the failing finite values; NaNs are reported only if none
-  size_t prefix_start = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const float g = got[i];
-    if (per_element.heads && per_element.heads[i]) prefix_start = i;
-    const double terms = per_element.prefix  ? static_cast<double>(i - prefix_start + 1)
-                         : per_element.terms ? per_element.terms[i]
-                                             : tol.n_terms;
-    const double b =
-        tol.bound(magnitude[i], terms, per_element.position ? per_element.position[i] : 0.0);
-    if (is_poison(g)) {
-      if (!have_unwritten) r.first_unwritten = i;
-      have_unwritten = true;
-      ++r.n_unwritten;
-      continue;
-    }
-    if (!std::isfinite(g)) {
-      if (r.n_nan++ == 0 && worst_ratio < 0) {
-        r.worst_index = i;
-        r.worst_expected = expected[i];
-        r.worst_got = g;
-        r.worst_bound = b;
-      }
-      continue;
-    }
-    const double err = std::fabs(static_cast<double>(g) - expected[i]);
-    // A zero bound (no terms) demands an exact answer.
-    const double ratio = b > 0 ? err / b : (err == 0 ? 0.0 : INFINITY);
-    if (ratio > r.max_err_over_bound) r.max_err_over_bound = ratio;
-    if (err > b) {
-      ++r.n_fail;
-      if (ratio > worst_ratio) {
-        worst_ratio = ratio;
-        r.worst_index = i;
-        r.worst_expected = expected[i];
-        r.worst_got = g;
-        r.worst_bound = b;
-      }
-    }
+  const size_t n_pieces = pieces_of(count);
+  // Where the prefix that each piece starts inside begins: the last head before the piece.
+  std::vector<size_t> prefix_start(n_pieces, 0);
+  if (per_element.prefix && per_element.heads) {
+    std::vector<size_t> last_head(n_pieces, count);  // count: none in the piece
+    parallel_for(n_pieces, [&](size_t p) {
+      const size_t begin = p * kComparePiece, end = std::min(count, begin + kComparePiece);
+      for (size_t i = end; i-- > begin;)
+        if (per_element.heads[i]) {
+          last_head[p] = i;
+          break;
+        }
+    });
+    for (size_t p = 1; p < n_pieces; ++p)
+      prefix_start[p] = last_head[p - 1] < count ? last_head[p - 1] : prefix_start[p - 1];
   }
+  std::vector<Piece> pieces(n_pieces);
+  parallel_for(n_pieces, [&](size_t p) {
+    Piece& piece = pieces[p];
+    CompareResult& r = piece.r;
+    const size_t begin = p * kComparePiece, end = std::min(count, begin + kComparePiece);
+    size_t start = prefix_start[p];
+    for (size_t i = begin; i < end; ++i) {
+      const float g = got[i];
+      if (per_element.heads && per_element.heads[i]) start = i;
+      const double terms = per_element.prefix  ? static_cast<double>(i - start + 1)
+                           : per_element.terms ? per_element.terms[i]
+                                               : tol.n_terms;
+      const double b =
+          tol.bound(magnitude[i], terms, per_element.position ? per_element.position[i] : 0.0);
+      if (is_poison(g)) {
+        if (!piece.have_unwritten) r.first_unwritten = i;
+        piece.have_unwritten = true;
+        ++r.n_unwritten;
+        continue;
+      }
+      if (!std::isfinite(g)) {
+        if (r.n_nan++ == 0) {
+          piece.have_nan = true;
+          piece.nan_index = i;
+          piece.nan_expected = expected[i];
+          piece.nan_got = g;
+          piece.nan_bound = b;
+        }
+        continue;
+      }
+      const double err = std::fabs(static_cast<double>(g) - expected[i]);
+      // A zero bound (no terms) demands an exact answer.
+      const double ratio = b > 0 ? err / b : (err == 0 ? 0.0 : INFINITY);
+      if (ratio > r.max_err_over_bound) r.max_err_over_bound = ratio;
+      if (err > b) {
+        ++r.n_fail;
+        if (ratio > piece.worst_ratio) {
+          piece.worst_ratio = ratio;
+          r.worst_index = i;
+          r.worst_expected = expected[i];
+          r.worst_got = g;
+          r.worst_bound = b;
+        }
+      }
+    }
+  });
+  CompareResult r = merged(pieces, count, false);
   if (r.n_nan || r.n_unwritten) r.max_err_over_bound = INFINITY;
   r.pass = r.n_fail == 0 && r.n_nan == 0 && r.n_unwritten == 0;
   return r;
 }
 
 CompareResult compare_exact(const int32_t* got, const int32_t* expected, size_t count) {
-  CompareResult r;
-  r.exact = true;
-  r.count = count;
-  for (size_t i = 0; i < count; ++i) {
-    if (got[i] == expected[i]) continue;
-    if (got[i] == kPoisonInt) {
-      if (r.n_unwritten++ == 0) r.first_unwritten = i;
-      continue;
+  std::vector<Piece> pieces(pieces_of(count));
+  parallel_for(pieces.size(), [&](size_t p) {
+    Piece& piece = pieces[p];
+    CompareResult& r = piece.r;
+    const size_t begin = p * kComparePiece, end = std::min(count, begin + kComparePiece);
+    for (size_t i = begin; i < end; ++i) {
+      if (got[i] == expected[i]) continue;
+      if (got[i] == kPoisonInt) {
+        if (r.n_unwritten++ == 0) r.first_unwritten = i;
+        piece.have_unwritten = true;
+        continue;
+      }
+      if (r.n_fail++ == 0) {  // the first that differs is the worst
+        piece.worst_ratio = INFINITY;
+        r.worst_index = i;
+        r.worst_expected = expected[i];
+        r.worst_got = got[i];
+      }
     }
-    if (r.n_fail++ == 0) {
-      r.worst_index = i;
-      r.worst_expected = expected[i];
-      r.worst_got = got[i];
-    }
-  }
+  });
+  CompareResult r = merged(pieces, count, true);
   r.pass = r.n_fail == 0 && r.n_unwritten == 0;
   r.max_err_over_bound = r.pass ? 0 : INFINITY;
   return r;

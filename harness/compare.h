@@ -59,6 +59,11 @@ struct CompareResult {
   std::string message(const std::string& output_name, const std::vector<size_t>& shape) const;
 };
 
+// The comparisons below spread over the machine's cores (parallel.h) in pieces of this many
+// elements, each piece's result merged in order: they report exactly what one loop over the
+// elements would (a timed sample's output runs to hundreds of millions of elements).
+constexpr size_t kComparePiece = size_t{1} << 20;
+
 CompareResult compare_sum_magnitude(const float* got, const double* expected,
                                     const double* magnitude, size_t count,
                                     const SumMagnitudeTolerance& tol,

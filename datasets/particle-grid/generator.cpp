@@ -35,7 +35,7 @@
 // set), and neighbours: for each particle, the others at squared distance below cell^2 in
 // sixteenths, -1 for a rejected particle. The neighbours are counted over the 3^3 cells around
 // each particle's cell, with the coordinates copied into cell order so that each row of three
-// cells is one contiguous range (parallel, datasets/parallel.h), and, for n <= 20000, also by
+// cells is one contiguous range (parallel, harness/parallel.h), and, for n <= 20000, also by
 // brute force over all pairs: the two must agree, or the oracle throws.
 #include <algorithm>
 #include <atomic>

@@ -28,12 +28,13 @@ struct SumMagnitudeTolerance {
 struct PerElementBound {
   const double* terms = nullptr;     // each element's own n (overrides n_terms)
   const double* position = nullptr;  // each element's position sensitivity
-  // A prefix sum (a scan): element k's n is the number of terms from its prefix's start to k,
-  // k - start + 1, where start is the last k' <= k with heads[k'] != 0 (a segmented scan's
-  // head flags), or 0 without heads. Its rounding error in any order of adds is k - start
-  // roundings, each relative to a partial sum of at most `magnitude`: random in sign, they add
-  // like a random walk, about sqrt(n) u magnitude, the sequential loop being the worst order
-  // (docs/PERF.md, "Scan tolerance calibration"). Overrides n_terms; not with `terms`.
+  // A prefix sum (a scan): element k's n is the number of elements from its prefix's start to
+  // k, k - start + 1 (for an exclusive scan one more than the terms it adds), where start is the
+  // last k' <= k with heads[k'] != 0 (a segmented scan's head flags), or 0 without heads. Its
+  // rounding error in any order of adds is k - start roundings, each relative to a partial sum of
+  // at most `magnitude`: random in sign, they add like a random walk, about sqrt(n) u magnitude,
+  // the sequential loop being the worst order (docs/PERF.md, "Scan tolerance calibration").
+  // Overrides n_terms; not with `terms`.
   bool prefix = false;
   const uint8_t* heads = nullptr;
 };

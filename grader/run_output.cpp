@@ -52,44 +52,6 @@ constexpr const char* kOnlyPlainFiles = "; gpulab reads only plain files your co
 
 }  // namespace
 
-// The file's content straight from its descriptor.
-class RunFile::Buffer : public std::streambuf {
- public:
-  explicit Buffer(int fd) : fd_(fd) {}
-
- protected:
-  int_type underflow() override {
-    const ssize_t n = read_some(buf_, sizeof buf_);
-    if (n <= 0) return traits_type::eof();
-    setg(buf_, buf_, buf_ + n);
-    return traits_type::to_int_type(buf_[0]);
-  }
-
-  // Large reads (an output of a gigabyte) go straight into the caller's memory.
-  std::streamsize xsgetn(char* out, std::streamsize n) override {
-    std::streamsize done = std::min<std::streamsize>(n, egptr() - gptr());
-    std::memcpy(out, gptr(), static_cast<size_t>(done));
-    gbump(static_cast<int>(done));
-    while (done < n) {
-      const ssize_t got = read_some(out + done, static_cast<size_t>(n - done));
-      if (got <= 0) break;
-      done += got;
-    }
-    return done;
-  }
-
- private:
-  ssize_t read_some(char* to, size_t n) {
-    ssize_t got;
-    do got = ::read(fd_, to, n);
-    while (got < 0 && errno == EINTR);
-    return got;
-  }
-
-  int fd_;
-  char buf_[1 << 16];
-};
-
 RunFile::RunFile() = default;
 RunFile::RunFile(RunFile&& o) noexcept
     : fd_(std::exchange(o.fd_, -1)),
@@ -184,7 +146,7 @@ RunFile RunOutput::open(const std::string& name) const {
     return f;
   }
   f.fd_ = fd;
-  f.buffer_ = std::make_unique<RunFile::Buffer>(fd);
+  f.buffer_ = std::make_unique<FdStreamBuf>(fd);
   f.stream_ = std::make_unique<std::istream>(f.buffer_.get());
   return f;
 }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "fd_stream.h"
 #include "npy.h"
 
 namespace gpulab {
@@ -33,10 +34,9 @@ class RunFile {
 
  private:
   friend class RunOutput;
-  class Buffer;
   int fd_ = -1;
   std::string problem_;
-  std::unique_ptr<Buffer> buffer_;
+  std::unique_ptr<FdStreamBuf> buffer_;
   std::unique_ptr<std::istream> stream_;
 };
 

@@ -12,6 +12,8 @@
 #include <limits>
 #include <sstream>
 
+#include "fd_stream.h"
+
 namespace gpulab {
 
 namespace {
@@ -227,28 +229,6 @@ struct Fd {
   }
 };
 
-// A stream over a file descriptor from its current position, so that map_npy reads the header
-// through the same open file that it maps: both see one file, whatever happens to the path.
-class FdStreamBuf : public std::streambuf {
- public:
-  explicit FdStreamBuf(int fd) : fd_(fd) {}
-
- protected:
-  int_type underflow() override {
-    ssize_t n;
-    do {
-      n = ::read(fd_, buf_, sizeof buf_);
-    } while (n < 0 && errno == EINTR);
-    if (n <= 0) return traits_type::eof();  // an error reads as the end, as in an ifstream
-    setg(buf_, buf_, buf_ + n);
-    return traits_type::to_int_type(buf_[0]);
-  }
-
- private:
-  int fd_;
-  char buf_[4096];  // a header is usually one block
-};
-
 }  // namespace
 
 NpyArray read_npy(const std::filesystem::path& path) {
@@ -268,7 +248,7 @@ NpyArray read_npy(std::istream& in, const std::string& name, DType expected) {
 NpyArray map_npy(const std::filesystem::path& path, DType expected) {
   const Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) fail(path, "cannot open file");
-  FdStreamBuf buf(file.fd);
+  FdStreamBuf buf(file.fd);  // the header, read from the same open file that is mapped
   std::istream in(&buf);
   Header h = read_header(in, path);
   struct stat st {};

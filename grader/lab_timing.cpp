@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "lab_json_reader.h"
+#include "stats.h"
 
 namespace gpulab {
 
@@ -19,24 +20,30 @@ struct Bound {
 constexpr Bound kBounds[] = {
     {"warmup", 0, false},       {"min_samples", 1, false}, {"max_samples", 1, false},
     {"target_rel_se", 0, true}, {"cap_ms", 0, true},       {"input_sets", 1, false},
-    {"samples", 1, false},      {"rounds", 1, false},      {"floor_slack", 1, false},
+    {"samples", 1, false},      {"rounds", 1, false},      {"min_rounds", 1, false},
+    {"rounds_agree", 0, false}, {"floor_slack", 1, false},
 };
 
-// The settings of one part kind: the policy's keys and the grader's own.
+// The settings `s` holds: the policy's keys (harness/timing.h) and the grader's own.
+nlohmann::json grader_keys(const TimingSettings& s) {
+  nlohmann::json j = s.policy;
+  j["rounds"] = s.rounds;
+  j["min_rounds"] = s.min_rounds;
+  j["rounds_agree"] = s.rounds_agree;
+  j["floor_slack"] = s.floor_slack;
+  return j;
+}
+
+// The settings of one part kind, with their defaults.
 nlohmann::json kind_defaults() {
   const TimingSettings d;
-  nlohmann::json j = d.policy;  // harness/timing.h's keys and defaults
-  j["rounds"] = d.rounds;
-  j["floor_slack"] = d.floor_slack;
-  return j;
+  return grader_keys(d);
 }
 
 // Lays the settings `obj` (at `where`) gives over `s`.
 void apply(const nlohmann::json& obj, const std::string& where, const LabJsonReader& r,
            TimingSettings& s) {
-  nlohmann::json j = s.policy;
-  j["rounds"] = s.rounds;
-  j["floor_slack"] = s.floor_slack;
+  nlohmann::json j = grader_keys(s);
   const nlohmann::json defaults = kind_defaults();
   for (const auto& b : kBounds) {
     if (!obj.contains(b.key)) continue;
@@ -53,6 +60,8 @@ void apply(const nlohmann::json& obj, const std::string& where, const LabJsonRea
   }
   s.policy = j.get<TimingPolicy>();
   s.rounds = j["rounds"].get<int>();
+  s.min_rounds = j["min_rounds"].get<int>();
+  s.rounds_agree = j["rounds_agree"].get<double>();
   s.floor_slack = j["floor_slack"].get<double>();
 }
 
@@ -63,6 +72,13 @@ void check_samples(const TimingSettings& s, const std::string& where, const LabJ
 }
 
 }  // namespace
+
+bool TimingSettings::rounds_done(int done, const std::vector<std::vector<double>>& scored) const {
+  if (done >= rounds) return true;
+  if (done < std::min(min_rounds, rounds)) return false;
+  return std::all_of(scored.begin(), scored.end(),
+                     [&](const std::vector<double>& v) { return values_agree(v, rounds_agree); });
+}
 
 TimingPolicy TimingSettings::graded_policy() const {
   TimingPolicy graded = policy;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "timing.h"
 
@@ -17,10 +18,19 @@ class LabJsonReader;
 // The timing settings of one part kind, every field resolved.
 struct TimingSettings {
   TimingPolicy policy;  // the runner's sampling (defaults in harness/timing.h)
-  // A graded performance test times student and reference (and baseline) in turns this many
-  // times, the scalability test each of its two datasets; the score takes the median over
-  // rounds.
+  // A graded performance test times student and reference (and baseline) in turns, round
+  // after round, the scalability test each of its two datasets; the score takes the median
+  // over rounds. It takes `min_rounds` of them, and stops there when the values it scores, one
+  // per round (the ratios within rounds, or the times where there is nothing to compare with),
+  // agree within `rounds_agree` of their median; otherwise it takes all `rounds` (a spread only
+  // widens as rounds are added, so it stops at one or the other). On an H100 a GPU part's
+  // ratios agree within 1% where its call takes milliseconds and within 2-5% where it takes
+  // about one or less (docs/PERF.md), so they stop at `min_rounds`; host work in the timed
+  // call, or a busy machine, spreads them wider and earns the test every round. With
+  // `rounds_agree` 0 a test takes all of its rounds unless they are exactly alike.
   int rounds = 7;
+  int min_rounds = 3;
+  double rounds_agree = 0.05;
   // The throughput the hardware cannot beat, in work units per second (0: none given): a time
   // below work / (ceiling_per_s * floor_slack) is rejected as implausible.
   double ceiling_per_s = 0;
@@ -29,6 +39,10 @@ struct TimingSettings {
   // name.
   std::string work;
   std::string work_unit = "work unit";
+
+  // Whether a timed test is done after `done` rounds, where `scored` holds the series of values
+  // it scores, each with one value per round so far.
+  bool rounds_done(int done, const std::vector<std::vector<double>>& scored) const;
 
   // The policy a graded timed run is held to: `warmup` calls, then exactly `samples` samples
   // (harness/sample_protocol.h).

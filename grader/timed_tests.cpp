@@ -24,6 +24,17 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0) {
   return buf;
 }
 
+// What the performance and speedup tests score, one value per round so far: the ratio of
+// the student's time to the reference's (or the student's time, with no reference timed) and
+// of the baseline's to the student's.
+std::vector<std::vector<double>> scored_per_round(const TimedTests::Rounds& m,
+                                                  const std::vector<double>* baseline) {
+  std::vector<std::vector<double>> scored = {
+      m.reference.empty() ? m.student : round_ratios(m.student, m.reference)};
+  if (baseline) scored.push_back(round_ratios(*baseline, m.student));
+  return scored;
+}
+
 // Who is timed in a round of the performance test.
 enum class Timed { student, reference, baseline };
 
@@ -178,11 +189,12 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
   DatasetRow rows[2] = {{part.name, specs[0]->name, "pass", 0, -1, -1, -1},
                         {part.name, specs[1]->name, "pass", 0, -1, -1, -1}};
   for (int round = 0; round < rounds; ++round) {
+    if (round > 0 && timing.rounds_done(round, {round_ratios(per_unit[1], per_unit[0])})) break;
     double this_round[2] = {0, 0};
     for (int n = 0; n < 2; ++n) {
       const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
       c_.steps.note("timing your " + part.name + " on " + specs[k]->name + " (round " +
-                    std::to_string(round + 1) + " of " + std::to_string(rounds) + ")");
+                    std::to_string(round + 1) + ", at most " + std::to_string(rounds) + ")");
       RunOutcome o;
       std::string why;
       if (!timed_student_run(part, dirs[k], timing, specs[k]->name, o, rows[k], why)) {
@@ -246,12 +258,13 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
   const int rounds = timing.rounds;
   Rounds m;
   for (int r = 0; r < rounds; ++r) {
+    if (r > 0 && timing.rounds_done(r, scored_per_round(m, baseline))) break;
     for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
       const char* whose = who == Timed::student     ? "your "
                           : who == Timed::reference ? "reference "
                                                     : "the baseline for ";
       c_.steps.note("timing " + std::string(whose) + part.name + " on " + d.name + " (round " +
-                    std::to_string(r + 1) + " of " + std::to_string(rounds) + ")");
+                    std::to_string(r + 1) + ", at most " + std::to_string(rounds) + ")");
       if (who == Timed::baseline) {
         baseline->push_back(timed_baseline_run(part, d, timing));
         continue;

@@ -24,10 +24,21 @@ double median_standard_error(const std::vector<double>& v) {
   return 1.2533 * sigma / std::sqrt(static_cast<double>(v.size()));
 }
 
-double median_round_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+std::vector<double> round_ratios(const std::vector<double>& a, const std::vector<double>& b) {
   std::vector<double> ratios;
   for (size_t r = 0; r < a.size() && r < b.size(); ++r) ratios.push_back(a[r] / b[r]);
-  return median(ratios);
+  return ratios;
+}
+
+double median_round_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+  return median(round_ratios(a, b));
+}
+
+bool values_agree(const std::vector<double>& v, double within) {
+  if (v.empty()) return true;
+  if (!std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); })) return false;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return *hi - *lo <= within * std::fabs(median(v));
 }
 
 }  // namespace gpulab

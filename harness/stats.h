@@ -16,4 +16,11 @@ double median_standard_error(const std::vector<double>& v);
 // Uses the rounds both have (the shorter length).
 double median_round_ratio(const std::vector<double>& a, const std::vector<double>& b);
 
+// Each round's a[r] / b[r], for the rounds both have.
+std::vector<double> round_ratios(const std::vector<double>& a, const std::vector<double>& b);
+
+// Whether `v` spreads over at most `within` of its median: max - min <= within * |median|.
+// An empty `v` agrees, and so does one finite value; a NaN or an infinity never does.
+bool values_agree(const std::vector<double>& v, double within);
+
 }  // namespace gpulab

@@ -161,6 +161,28 @@ TEST_CASE("timing_for lays a part kind's own timing keys over the lab's and the 
   CHECK(gpu.graded_policy().max_samples == defaults.policy.samples);
 }
 
+TEST_CASE("a timed test's rounds stop once what it scores agrees, between min_rounds and rounds") {
+  gpulab::TimingSettings t;
+  t.rounds = 7;
+  t.min_rounds = 3;
+  t.rounds_agree = 0.02;
+  const std::vector<double> alike = {1.0, 1.005, 0.995}, apart = {1.0, 1.1, 0.95};
+  CHECK_FALSE(t.rounds_done(2, {{1.0, 1.0}}));  // never before min_rounds
+  CHECK(t.rounds_done(3, {alike}));
+  CHECK_FALSE(t.rounds_done(3, {apart}));
+  CHECK_FALSE(t.rounds_done(3, {alike, apart}));  // every series must agree (the speedup's too)
+  CHECK(t.rounds_done(7, {apart}));               // the most there are
+  t.rounds_agree = 0;
+  CHECK_FALSE(t.rounds_done(3, {alike}));
+  CHECK(t.rounds_done(3, {{1.0, 1.0, 1.0}}));
+  t.rounds = 2;  // fewer rounds than min_rounds: rounds wins
+  CHECK(t.rounds_done(2, {apart}));
+  // The shipped labs: the CPU part of scatter-gather takes at least 7 rounds, GPU parts 3.
+  const LabConfig lab = LabConfig::load(real_lab_json());
+  CHECK(lab.timing_for(*lab.part("cpu_fast")).min_rounds == 7);
+  CHECK(lab.timing_for(*lab.part("gather")).min_rounds == gpulab::TimingSettings{}.min_rounds);
+}
+
 TEST_CASE("a lab.json without \"timing\" takes every default") {
   json j = real_lab();
   j.erase("timing");

@@ -47,3 +47,20 @@ TEST_CASE("median_round_ratio cancels a slow spell that a ratio of medians does 
   CHECK(gpulab::median_round_ratio({20, 30, 40}, {10, 10, 10}) == doctest::Approx(3.0));
   CHECK(gpulab::median_round_ratio({20, 30}, {10, 10, 10}) == doctest::Approx(2.5));
 }
+
+TEST_CASE("values_agree: the spread of a round's scored values against their median") {
+  CHECK(gpulab::values_agree({}, 0.02));
+  CHECK(gpulab::values_agree({1.5}, 0));
+  CHECK(gpulab::values_agree({1.0, 1.01, 1.02}, 0.02));
+  CHECK_FALSE(gpulab::values_agree({1.0, 1.01, 1.03}, 0.02));
+  // Relative to the median, so a ratio of 0.5 needs half the absolute spread of one of 1.
+  CHECK(gpulab::values_agree({0.5, 0.505}, 0.01));
+  CHECK_FALSE(gpulab::values_agree({0.5, 0.51}, 0.01));
+  // Exactly alike agree even at 0; anything else does not.
+  CHECK(gpulab::values_agree({2.0, 2.0, 2.0}, 0));
+  CHECK_FALSE(gpulab::values_agree({2.0, 2.0, 2.0000001}, 0));
+  // A failed measurement never settles the rounds.
+  CHECK_FALSE(gpulab::values_agree({1.0, NAN, 1.0}, 1.0));
+  CHECK_FALSE(gpulab::values_agree({1.0, INFINITY}, 1.0));
+  CHECK(gpulab::round_ratios({2, 6, 9}, {1, 3}) == std::vector<double>{2, 2});
+}

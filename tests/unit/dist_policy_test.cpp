@@ -5,6 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
 
 #include "process.h"
 #include "test_util.h"
@@ -75,6 +79,27 @@ TEST_CASE("the student kit: sources, labs, handouts and its README; nothing inst
                                    [](const auto& f) { return f.path == ".gitignore"; });
   REQUIRE(ignore != files.end());
   CHECK(ignore->source == "packaging/student-kit/gitignore");
+}
+
+TEST_CASE("every path a handout names is one the student kit ships") {
+  // A student reads the handouts in the kit: a pointer to docs/ or tests/ leads nowhere there.
+  const std::regex path(
+      R"(\b(?:docs|reference|tests|packaging|scripts|grader|harness|labs|datasets|families|sim)/[A-Za-z0-9_./-]*[A-Za-z0-9_])");
+  size_t handouts = 0;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() / "handouts")) {
+    if (e.path().extension() != ".md") continue;
+    ++handouts;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::sregex_iterator m(text.begin(), text.end(), path), end; m != end; ++m) {
+      INFO(e.path().filename().string() << " names " << m->str());
+      CHECK_FALSE(gpulab::select_files(Bundle::student_kit, {m->str()}).empty());
+    }
+  }
+  CHECK(handouts >= 6);
+  // The check itself: a path the kit leaves out is found and refused.
+  CHECK(gpulab::select_files(Bundle::student_kit, {"docs/PERF.md"}).empty());
+  CHECK_FALSE(gpulab::select_files(Bundle::student_kit, {"labs/scan/scan.cu"}).empty());
 }
 
 TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no reference") {

@@ -276,6 +276,7 @@ void run_direct(Launch& l, Block& b) {
   t.state = tstate::running;
   t.worker = nullptr;
   t.linear = 0;
+  t.lock = 0;
   cur_thread = &t;
   race_tag = race_thread_tag(b, t);
   unsigned first = 0;

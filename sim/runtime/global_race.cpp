@@ -127,17 +127,25 @@ void race_slow(std::uintptr_t off, std::uint64_t tag, bool store, const char* fi
   const std::uint64_t diff = v ^ tag;
   const bool same_thread =
       (diff >> kRaceThreadShift & (kRaceBlockMask << 10 | kRaceThreadMask)) == 0;
+  std::uint32_t* l = race_locks + off / 4;
+  const std::uint32_t other_lock = __atomic_load_n(l, __ATOMIC_RELAXED);
+  const std::uint32_t lock = race_held_lock();
   // A thread's own atomic after its own plain write keeps the plain one on record, so that the
   // other threads' atomics still meet it.
   if (!(same_thread && (tag & kRaceAtomic) && !(v & kRaceAtomic))) {
     __atomic_store_n(r, tag, __ATOMIC_RELAXED);
     __atomic_store_n(s, race_site(file, line), __ATOMIC_RELAXED);
+    if (lock || other_lock) __atomic_store_n(l, lock, __ATOMIC_RELAXED);
   }
+  // The holder's plain store to its lock word releases it (after the store itself, which the
+  // lock does not cover: it is the release).
+  if (lock && off / 4 + 1 == lock && store) cur_thread->lock = 0;
   const bool same_launch = (diff >> kRaceSeqShift) == 0;
   const bool same_block = (diff >> kRaceBlockShift & kRaceBlockMask) == 0;
   const bool same_epoch = (diff >> kRaceEpochShift & kRaceEpochMask) == 0;
-  if (!same_launch || same_thread || (same_block && !same_epoch) || (v & tag & kRaceAtomic))
-    return;  // ordered: program order, a __syncthreads(), or atomics on both sides
+  if (!same_launch || same_thread || (same_block && !same_epoch) || (v & tag & kRaceAtomic) ||
+      (lock && other_lock == lock))
+    return;  // ordered: program order, a __syncthreads(), atomics on both sides, or one lock
   Thread* t = cur_thread;
   if (!t) return;
   Pending p{t, off, v, tag, other_site, file, line, func, 0};

@@ -23,6 +23,7 @@ std::uintptr_t arena_size = 0;
 unsigned char* arena_shadow = nullptr;
 std::uint64_t* race_tags = nullptr;
 std::uint32_t* race_sites = nullptr;
+std::uint32_t* race_locks = nullptr;
 
 namespace {
 
@@ -73,21 +74,25 @@ bool ensure_arena() {
     if (data == MAP_FAILED) continue;
     void* shadow = mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    // The race detector's words: 8 bytes of tag and 4 of site per 4 bytes of data.
+    // The race detector's words: 8 bytes of tag, 4 of site and 4 of lock per 4 bytes of data.
     void* tags = mmap(nullptr, size * 2 + page, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     void* sites = mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (shadow == MAP_FAILED || tags == MAP_FAILED || sites == MAP_FAILED) {
+    void* locks = mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (shadow == MAP_FAILED || tags == MAP_FAILED || sites == MAP_FAILED || locks == MAP_FAILED) {
       munmap(data, size);
       if (shadow != MAP_FAILED) munmap(shadow, size + page);
       if (tags != MAP_FAILED) munmap(tags, size * 2 + page);
       if (sites != MAP_FAILED) munmap(sites, size + page);
+      if (locks != MAP_FAILED) munmap(locks, size + page);
       continue;
     }
     arena_shadow = static_cast<unsigned char*>(shadow);
     race_tags = static_cast<std::uint64_t*>(tags);
     race_sites = static_cast<std::uint32_t*>(sites);
+    race_locks = static_cast<std::uint32_t*>(locks);
     arena_base = reinterpret_cast<std::uintptr_t>(data);
     arena_size = size;
     return true;
@@ -106,6 +111,7 @@ void release_pages(std::uintptr_t lo, std::uintptr_t hi) {
   madvise(reinterpret_cast<unsigned char*>(race_tags) + (a - arena_base) * 2, (b - a) * 2,
           MADV_DONTNEED);
   madvise(reinterpret_cast<unsigned char*>(race_sites) + (a - arena_base), b - a, MADV_DONTNEED);
+  madvise(reinterpret_cast<unsigned char*>(race_locks) + (a - arena_base), b - a, MADV_DONTNEED);
 }
 
 const char* access_word(unsigned mode) {

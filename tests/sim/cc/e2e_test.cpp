@@ -89,6 +89,9 @@ TEST_SUITE("e2e") {
   TEST_CASE("atomicAdd histogram") {
     check_program("atomic_histogram", "histogram OK");
   }
+  TEST_CASE("a global spin lock around plain writes: right, and no race reported") {
+    check_program("spin_lock", "spin lock OK");
+  }
   TEST_CASE("tiled matrix multiply with dim3 and 2D shared tiles") {
     check_program("matmul_tiled", "matrix multiply PASSED", {"-DUNUSED=1", "-Xcompiler=-O1"});
   }

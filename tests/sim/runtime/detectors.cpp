@@ -180,6 +180,23 @@ void handoff_k(float* p) {
 void one_writer_k(float* p, unsigned who) {
   if (blockIdx.x * blockDim.x + threadIdx.x == who) WR(p[0]) = static_cast<float>(who);
 }
+// A spin lock around a plain read-modify-write, as particle-grid's handout describes it: taken
+// with atomicCAS from 0, released with atomicExch after a fence. Thread i takes lock
+// i % n_locks (every thread, or only every `every`-th) and adds 1 to p[0], or with
+// word_per_lock to p[i % n_locks], the word its lock guards.
+void locked_add_k(float* p, int* locks, int n_locks, int word_per_lock, int every) {
+  const unsigned i = threadIdx.x;
+  const bool locking = i % static_cast<unsigned>(every) == 0;
+  int* lock = &locks[i % static_cast<unsigned>(n_locks)];
+  if (locking)
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+  RW(p[word_per_lock ? i % static_cast<unsigned>(n_locks) : 0]) += 1.0f;
+  if (locking) {
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+}
 void plain_then_atomic_k(int* p) {
   if (blockIdx.x == 0 && threadIdx.x == 0) WR(p[0]) = 0;  // no barrier orders it with the atomics
   atomicAdd(&p[0], 1);
@@ -552,6 +569,35 @@ TEST_SUITE("detectors") {
     cudaFree(p);
     cudaFree(q);
     cudaFree(d);
+    fresh();
+  }
+
+  TEST_CASE(
+      "global-memory writes under one lock do not race; under two locks, or one side "
+      "unlocked, they do") {
+    fresh();
+    float* p = nullptr;
+    int* locks = nullptr;
+    REQUIRE(cudaMalloc(&p, 4 * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&locks, 4 * sizeof(int)) == cudaSuccess);
+    REQUIRE(cudaMemset(locks, 0, 4 * sizeof(int)) == cudaSuccess);
+    // Clean twins: one global lock over one word (blocks on several OS threads contend for it),
+    // and a lock per word.
+    REQUIRE(cudaMemset(p, 0, 4 * sizeof(float)) == cudaSuccess);
+    LAUNCH(locked_add_k, 8, 64, 0, p, locks, 1, 0, 1);
+    CHECK(to_host(p, 1)[0] == 512.0f);
+    LAUNCH(locked_add_k, 8, 64, 0, p, locks, 4, 1, 1);
+    CHECK(to_host(p, 4)[3] == 128.0f);
+    CHECK(gpulab_sim::findings().empty());
+    // Two locks over one word: nothing orders the two locks' holders.
+    LAUNCH(locked_add_k, 1, 64, 0, p, locks, 2, 0, 1);
+    CHECK(found(finding_kind::global_race).size() == 1);
+    // Every other thread takes the lock, the rest write without it.
+    gpulab_sim::clear_findings();
+    LAUNCH(locked_add_k, 1, 64, 0, p, locks, 1, 0, 2);
+    CHECK(found(finding_kind::global_race).size() == 1);
+    cudaFree(p);
+    cudaFree(locks);
     fresh();
   }
 

@@ -30,6 +30,20 @@ inline void atomic_check(const void* p, std::size_t size, const char* file, int 
   }
   atomic_check_slow(p, size, file, line, func);
 }
+// After the running thread's atomic wrote the word at p (global_race.h, locks): a write to the
+// lock it holds releases it; a CAS that turned 0 into another value (`acquire`), with no lock
+// held, takes the word as its lock.
+inline void lock_after_atomic(const void* p, bool acquire) {
+  Thread* t = cur_thread;
+  if (!t) return;
+  const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - arena_base;
+  if (off >= arena_size || off / 4 + 1 > UINT32_MAX) return;
+  const auto word = static_cast<std::uint32_t>(off / 4 + 1);
+  if (t->lock == word)
+    t->lock = 0;
+  else if (acquire && !t->lock)
+    t->lock = word;
+}
 // Read-modify-write through a compare-and-swap loop (floats, min/max, inc/dec).
 template <class T, class F>
 inline T atomic_update(T* p, F f) {
@@ -49,43 +63,48 @@ namespace gpulab_sim::atom {
   inline T name(T* p, __VA_ARGS__, const char* file, int line, \
                 const char* func = __builtin_FUNCTION())
 
-#define GPULAB_SIM_ATOMIC_INT(T)                                                                   \
-  GPULAB_SIM_SIG(T, add, T v) {                                                                    \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                                             \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, sub, T v) {                                                                    \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);                                             \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, exch, T v) {                                                                   \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                                            \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, min, T v) {                                                                    \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return detail::atomic_update(p, [v](T o) { return v < o ? v : o; });                           \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, max, T v) {                                                                    \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return detail::atomic_update(p, [v](T o) { return v > o ? v : o; });                           \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, and_, T v) {                                                                   \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                                             \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, or_, T v) {                                                                    \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                                              \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, xor_, T v) {                                                                   \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                                             \
-  }                                                                                                \
-  GPULAB_SIM_SIG(T, cas, T expected, T desired) {                                                  \
-    GPULAB_SIM_CHECK(p);                                                                           \
-    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    return expected;                                                                               \
+#define GPULAB_SIM_ATOMIC_INT(T)                                                    \
+  GPULAB_SIM_SIG(T, add, T v) {                                                     \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                              \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, sub, T v) {                                                     \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);                              \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, exch, T v) {                                                    \
+    GPULAB_SIM_CHECK(p);                                                            \
+    const T old = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                      \
+    detail::lock_after_atomic(p, false);                                            \
+    return old;                                                                     \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, min, T v) {                                                     \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return detail::atomic_update(p, [v](T o) { return v < o ? v : o; });            \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, max, T v) {                                                     \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return detail::atomic_update(p, [v](T o) { return v > o ? v : o; });            \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, and_, T v) {                                                    \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                              \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, or_, T v) {                                                     \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                               \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, xor_, T v) {                                                    \
+    GPULAB_SIM_CHECK(p);                                                            \
+    return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                              \
+  }                                                                                 \
+  GPULAB_SIM_SIG(T, cas, T expected, T desired) {                                   \
+    GPULAB_SIM_CHECK(p);                                                            \
+    const T compared = expected;                                                    \
+    if (__atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, \
+                                    __ATOMIC_SEQ_CST))                              \
+      detail::lock_after_atomic(p, compared == 0 && desired != 0);                  \
+    return expected;                                                                \
   }
 GPULAB_SIM_ATOMIC_INT(int)
 GPULAB_SIM_ATOMIC_INT(unsigned int)

@@ -4,12 +4,21 @@
 // Per 4-byte word of the device arena, a tag of its last writer in the current launch (launch
 // sequence number, block, thread, the block's barrier epoch, atomic or not) and where it wrote.
 // A write to a word that another thread wrote in the same launch, not ordered by a
-// __syncthreads() of one block and not both atomic, is a race. The fast path is one load and
-// compare, and a store when the word changes hands; anything else goes to race_slow().
+// __syncthreads() of one block, not both atomic and not both made under the same lock, is a
+// race. The fast path is one load and compare, and a store when the word changes hands;
+// anything else goes to race_slow().
+//
+// A lock is a word that a thread's atomicCAS turned from 0 to another value while it held no
+// lock; the holder's next atomic write to that word (atomicExch, atomicCAS) or plain store to it
+// releases it (atomics.h, race_slow). Per word, the lock its last writer held (race_locks):
+// two writes under one lock are ordered by it on a GPU too, so they do not race. One lock at a
+// time: a lock taken while another is held is not followed.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "state.h"
 
 namespace gpulab_sim::detail {
 
@@ -23,7 +32,13 @@ constexpr std::uint64_t kRaceSeqMask = 0xfffff, kRaceBlockMask = 0xfffff, kRaceT
 
 extern std::uint64_t* race_tags;         // one per word of the arena (memory.cpp reserves them)
 extern std::uint32_t* race_sites;        // one per word: file id << 20 | line of that write
+extern std::uint32_t* race_locks;        // one per word: the lock held at that write, or 0
 extern __thread std::uint64_t race_tag;  // the running CUDA thread's tag (block.cpp)
+
+// The lock the running thread holds (0: none, or host code).
+inline std::uint32_t race_held_lock() {
+  return cur_thread ? cur_thread->lock : 0;
+}
 
 struct RaceSiteCache {
   const char* file;
@@ -57,6 +72,10 @@ inline void race_write(std::uintptr_t off, std::uint64_t tag, bool store, const 
     if ((v ^ tag) >> kRaceSeqShift || (v & tag & kRaceAtomic)) {  // new launch, or atomics
       __atomic_store_n(r + k, tag, __ATOMIC_RELAXED);
       __atomic_store_n(race_sites + off / 4 + k, race_site(file, line), __ATOMIC_RELAXED);
+      // Written only where a lock is or was on record: most words never see one.
+      const std::uint32_t lock = race_held_lock();
+      std::uint32_t* l = race_locks + off / 4 + k;
+      if (lock || __atomic_load_n(l, __ATOMIC_RELAXED)) __atomic_store_n(l, lock, __ATOMIC_RELAXED);
     } else {
       race_slow(off + 4 * k, tag, store, file, line, func);
     }

@@ -34,6 +34,7 @@ inline Thread* thread_start(BlockRun& b, Worker* w) {
   Thread* t = b.thread0 + i;  // idx and linear are set for the launch's block shape
   t->state = tstate::running;
   t->worker = w;
+  t->lock = 0;
   cur_thread = t;
   race_tag = b.race_base | std::uint64_t{i} << kRaceThreadShift;
   return t;

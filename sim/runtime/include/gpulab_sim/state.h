@@ -34,6 +34,8 @@ struct Thread {
   unsigned long long wresult;
   const char* wfile;
   int wline;
+  // The lock this thread holds (global_race.h): its word's index in the arena plus one, or 0.
+  std::uint32_t lock;
 };
 
 // The part of a block (internal.h) that the loop over its threads reads and writes per thread,

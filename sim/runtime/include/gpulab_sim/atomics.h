@@ -63,40 +63,31 @@ namespace gpulab_sim::atom {
   inline T name(T* p, __VA_ARGS__, const char* file, int line, \
                 const char* func = __builtin_FUNCTION())
 
+// One read-modify-write that a GCC builtin does in one step, and one through a CAS loop.
+#define GPULAB_SIM_FETCH(T, name, builtin)  \
+  GPULAB_SIM_SIG(T, name, T v) {            \
+    GPULAB_SIM_CHECK(p);                    \
+    return builtin(p, v, __ATOMIC_SEQ_CST); \
+  }
+#define GPULAB_SIM_UPDATE(T, name, expr)                        \
+  GPULAB_SIM_SIG(T, name, T v) {                                \
+    GPULAB_SIM_CHECK(p);                                        \
+    return detail::atomic_update(p, [v](T o) { return expr; }); \
+  }
+
 #define GPULAB_SIM_ATOMIC_INT(T)                                                    \
-  GPULAB_SIM_SIG(T, add, T v) {                                                     \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                              \
-  }                                                                                 \
-  GPULAB_SIM_SIG(T, sub, T v) {                                                     \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);                              \
-  }                                                                                 \
+  GPULAB_SIM_FETCH(T, add, __atomic_fetch_add)                                      \
+  GPULAB_SIM_FETCH(T, sub, __atomic_fetch_sub)                                      \
+  GPULAB_SIM_FETCH(T, and_, __atomic_fetch_and)                                     \
+  GPULAB_SIM_FETCH(T, or_, __atomic_fetch_or)                                       \
+  GPULAB_SIM_FETCH(T, xor_, __atomic_fetch_xor)                                     \
+  GPULAB_SIM_UPDATE(T, min, v < o ? v : o)                                          \
+  GPULAB_SIM_UPDATE(T, max, v > o ? v : o)                                          \
   GPULAB_SIM_SIG(T, exch, T v) {                                                    \
     GPULAB_SIM_CHECK(p);                                                            \
     const T old = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                      \
     detail::lock_after_atomic(p, false);                                            \
     return old;                                                                     \
-  }                                                                                 \
-  GPULAB_SIM_SIG(T, min, T v) {                                                     \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return detail::atomic_update(p, [v](T o) { return v < o ? v : o; });            \
-  }                                                                                 \
-  GPULAB_SIM_SIG(T, max, T v) {                                                     \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return detail::atomic_update(p, [v](T o) { return v > o ? v : o; });            \
-  }                                                                                 \
-  GPULAB_SIM_SIG(T, and_, T v) {                                                    \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                              \
-  }                                                                                 \
-  GPULAB_SIM_SIG(T, or_, T v) {                                                     \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                               \
-  }                                                                                 \
-  GPULAB_SIM_SIG(T, xor_, T v) {                                                    \
-    GPULAB_SIM_CHECK(p);                                                            \
-    return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                              \
   }                                                                                 \
   GPULAB_SIM_SIG(T, cas, T expected, T desired) {                                   \
     GPULAB_SIM_CHECK(p);                                                            \
@@ -120,32 +111,22 @@ GPULAB_SIM_SIG(unsigned int, dec, unsigned int v) {
   GPULAB_SIM_CHECK(p);
   return detail::atomic_update(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
 }
-#define GPULAB_SIM_ATOMIC_FLOAT(T)                                       \
-  GPULAB_SIM_SIG(T, add, T v) {                                          \
-    GPULAB_SIM_CHECK(p);                                                 \
-    return detail::atomic_update(p, [v](T o) { return o + v; });         \
-  }                                                                      \
-  GPULAB_SIM_SIG(T, sub, T v) {                                          \
-    GPULAB_SIM_CHECK(p);                                                 \
-    return detail::atomic_update(p, [v](T o) { return o - v; });         \
-  }                                                                      \
-  GPULAB_SIM_SIG(T, exch, T v) {                                         \
-    GPULAB_SIM_CHECK(p);                                                 \
-    T old;                                                               \
-    __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST);                    \
-    return old;                                                          \
-  }                                                                      \
-  GPULAB_SIM_SIG(T, min, T v) {                                          \
-    GPULAB_SIM_CHECK(p);                                                 \
-    return detail::atomic_update(p, [v](T o) { return v < o ? v : o; }); \
-  }                                                                      \
-  GPULAB_SIM_SIG(T, max, T v) {                                          \
-    GPULAB_SIM_CHECK(p);                                                 \
-    return detail::atomic_update(p, [v](T o) { return v > o ? v : o; }); \
+#define GPULAB_SIM_ATOMIC_FLOAT(T)                    \
+  GPULAB_SIM_UPDATE(T, add, o + v)                    \
+  GPULAB_SIM_UPDATE(T, sub, o - v)                    \
+  GPULAB_SIM_UPDATE(T, min, v < o ? v : o)            \
+  GPULAB_SIM_UPDATE(T, max, v > o ? v : o)            \
+  GPULAB_SIM_SIG(T, exch, T v) {                      \
+    GPULAB_SIM_CHECK(p);                              \
+    T old;                                            \
+    __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST); \
+    return old;                                       \
   }
 GPULAB_SIM_ATOMIC_FLOAT(float)
 GPULAB_SIM_ATOMIC_FLOAT(double)
 #undef GPULAB_SIM_ATOMIC_FLOAT
+#undef GPULAB_SIM_UPDATE
+#undef GPULAB_SIM_FETCH
 #undef GPULAB_SIM_SIG
 #undef GPULAB_SIM_CHECK
 }  // namespace gpulab_sim::atom

@@ -188,9 +188,8 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
   std::vector<double> per_unit[2], ms[2];
   DatasetRow rows[2] = {{part.name, specs[0]->name, "pass", 0, -1, -1, -1},
                         {part.name, specs[1]->name, "pass", 0, -1, -1, -1}};
-  for (int round = 0; round < rounds; ++round) {
-    if (round > 0 && timing.rounds_done(round, {round_ratios(per_unit[1], per_unit[0])})) break;
-    double this_round[2] = {0, 0};
+  for (int round = 0; !timing.rounds_done(round, {round_ratios(per_unit[1], per_unit[0])});
+       ++round) {
     for (int n = 0; n < 2; ++n) {
       const int k = (n == 0) == (round % 2 == 0) ? 0 : 1;
       c_.steps.note("timing your " + part.name + " on " + specs[k]->name + " (round " +
@@ -215,8 +214,7 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
                    "the timing is rejected as implausible.",
                    ms[k].back(), least);
       }
-      this_round[k] = ms[k].back() / work;
-      per_unit[k].push_back(this_round[k]);
+      per_unit[k].push_back(ms[k].back() / work);
     }
   }
   for (int k = 0; k < 2; ++k) {  // the terminal table's rows: the student's median times
@@ -257,8 +255,7 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
   const TimingSettings& timing = c_.lab.timing_for(part);
   const int rounds = timing.rounds;
   Rounds m;
-  for (int r = 0; r < rounds; ++r) {
-    if (r > 0 && timing.rounds_done(r, scored_per_round(m, baseline))) break;
+  for (int r = 0; !timing.rounds_done(r, scored_per_round(m, baseline)); ++r) {
     for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
       const char* whose = who == Timed::student     ? "your "
                           : who == Timed::reference ? "reference "

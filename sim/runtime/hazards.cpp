@@ -2,7 +2,9 @@
 // wrote it and who read it in the current barrier interval (epoch), and whether anything
 // wrote it in this block. Two different threads touching a byte in one interval, one of them
 // writing, is a hazard: between warps a race, inside a warp a reliance on lockstep unless a
-// warp operation (__syncwarp, shuffles, votes) came in between. Atomics are not tracked.
+// warp operation (__syncwarp, shuffles, votes) came in between. Atomics do not race with each
+// other, but an atomic and a plain access of another thread in one interval do (a histogram
+// zeroed, or read out, without a barrier before or after its atomicAdds).
 #include <sys/mman.h>
 
 #include <map>
@@ -20,9 +22,11 @@ constexpr std::uint16_t kNone = 0xffff;
 struct Meta {
   std::uint32_t serial;  // the block these records belong to
   std::uint32_t epoch;   // the barrier interval the access records belong to
-  std::uint16_t writer, reader1, reader2;
-  std::uint16_t wsync_w, wsync_r1, wsync_r2;  // the warp's sync count at each access
-  std::uint16_t site_w, site_r1, site_r2;
+  // Two threads that read, and two that used an atomic (the first, and the last other one): a
+  // thread's own access never conflicts, so one record of each would hide the others'.
+  std::uint16_t writer, reader1, reader2, atomic1, atomic2;
+  std::uint16_t wsync_w, wsync_r1, wsync_r2, wsync_a1, wsync_a2;  // the warp's sync counts then
+  std::uint16_t site_w, site_r1, site_r2, site_a1, site_a2;
   std::uint8_t init;
 };
 
@@ -79,32 +83,50 @@ void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsign
   bool uninit = false;
   hazard found = none;
   std::uint16_t other = kNone, other_site = kNone;
-  bool same_warp = false;
+  bool same_warp = false, other_atomic = false;
   // Is an access by thread o (warp sync count s then) a hazard with this one?
   auto conflicts = [&](std::uint16_t o, std::uint16_t s) {
     if (o == kNone || o == me) return false;
     if ((o >> 5) == warp) return s == wsync;  // a warp operation since then orders them
     return true;
   };
-  auto note = [&](hazard h, std::uint16_t o, std::uint16_t site) {
+  auto note = [&](hazard h, std::uint16_t o, std::uint16_t site, bool by_atomic = false) {
     if (found != none) return;
     found = h;
     other = o;
     other_site = site;
     same_warp = (o >> 5) == warp;
+    other_atomic = by_atomic;
   };
   for (std::size_t i = off; i < off + size; ++i) {
     Meta& m = tr.meta[i];
     if (m.serial != b.serial) {
-      m = Meta{b.serial, b.epoch, kNone, kNone, kNone, 0, 0, 0, kNone, kNone, kNone, 0};
+      m = Meta{b.serial, b.epoch, kNone, kNone, kNone, kNone, kNone, 0,     0,
+               0,        0,       0,     kNone, kNone, kNone, kNone, kNone, 0};
     } else if (m.epoch != b.epoch) {
       m.epoch = b.epoch;
-      m.writer = m.reader1 = m.reader2 = kNone;
+      m.writer = m.reader1 = m.reader2 = m.atomic1 = m.atomic2 = kNone;
     }
     if (mode & mode_atomic) {
+      // An atomic reads and writes: a plain access of another thread in this interval races.
+      if (conflicts(m.writer, m.wsync_w)) note(waw, m.writer, m.site_w);
+      if (conflicts(m.reader1, m.wsync_r1)) note(war, m.reader1, m.site_r1);
+      if (conflicts(m.reader2, m.wsync_r2)) note(war, m.reader2, m.site_r2);
+      if (m.atomic1 == kNone || m.atomic1 == me) {
+        m.atomic1 = me;
+        m.wsync_a1 = wsync;
+        m.site_a1 = here;
+      } else {
+        m.atomic2 = me;
+        m.wsync_a2 = wsync;
+        m.site_a2 = here;
+      }
       m.init = 1;
       continue;
     }
+    const hazard after_atomic = (mode & wr) ? waw : raw;
+    if (conflicts(m.atomic1, m.wsync_a1)) note(after_atomic, m.atomic1, m.site_a1, true);
+    if (conflicts(m.atomic2, m.wsync_a2)) note(after_atomic, m.atomic2, m.site_a2, true);
     if (mode & rd) {
       if (!m.init) uninit = true;
       if (conflicts(m.writer, m.wsync_w)) note(raw, m.writer, m.site_w);
@@ -150,10 +172,10 @@ void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsign
                "uninitialised in every block.");
   if (found == none) return;
   const Thread& o = b.threads[other];
-  const char* how = found == raw   ? "reads bytes that"
-                    : found == war ? "writes bytes that"
-                                   : "writes bytes that";
-  const char* did = found == raw ? "wrote" : found == war ? "read" : "wrote";
+  const char* how = (mode & mode_atomic) ? "updates, with an atomic, bytes that"
+                    : found == raw       ? "reads bytes that"
+                                         : "writes bytes that";
+  const char* did = other_atomic ? "updated with an atomic" : found == war ? "read" : "wrote";
   std::string detail = "thread " + dims(t->idx) + " " + how + " thread " + dims(o.idx) + " " + did +
                        " (at " + tr.site_words(other_site) + ") in " + what;
   // Both accesses from one line that reads and writes the same bytes: most often a shared

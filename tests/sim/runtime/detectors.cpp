@@ -139,6 +139,19 @@ void counter_k(int* out, int planted) {
   if (threadIdx.x == 0) WR(out[blockIdx.x]) = RD(hits);
 }
 
+// A block's private histogram of 4 bins: zeroed by the first 4 threads, counted with atomics,
+// read out by the last 4. The planted bug leaves out the barrier after the zeroing (1) or
+// before the read-out (2).
+void private_histogram_k(int* out, int planted) {
+  SHARED(int[4], hist, 8);
+  if (threadIdx.x < 4) WR(hist[threadIdx.x]) = 0;
+  if (planted != 1) __syncthreads();
+  atomicAdd(&hist[threadIdx.x % 4], 1);
+  if (planted != 2) __syncthreads();
+  const unsigned last = threadIdx.x - (blockDim.x - 4);
+  if (last < 4) WR(out[4 * blockIdx.x + last]) = RD(hist[last]);
+}
+
 void trap_k(int* out, int planted) {
   if (planted && threadIdx.x == 3) __trap();
   WR(out[threadIdx.x]) = __ldg(&out[threadIdx.x]) + 1;
@@ -447,6 +460,26 @@ TEST_SUITE("detectors") {
     const auto lost = found(finding_kind::shared_race);
     REQUIRE_FALSE(lost.empty());
     CHECK(lost[0].message.find("make it an atomic") != std::string::npos);
+    // An atomic and a plain access of another thread with no barrier between them race too.
+    gpulab_sim::clear_findings();
+    int* counts = nullptr;
+    REQUIRE(cudaMalloc(&counts, 16 * sizeof(int)) == cudaSuccess);
+    LAUNCH(private_histogram_k, 4, 256, 0, counts, 0);
+    CHECK(gpulab_sim::findings().empty());
+    CHECK(to_host(counts, 16)[15] == 64);
+    for (int planted : {1, 2}) {
+      gpulab_sim::clear_findings();
+      LAUNCH(private_histogram_k, 4, 256, 0, counts, planted);
+      const auto raced = found(finding_kind::shared_race);
+      REQUIRE_FALSE(raced.empty());
+      CHECK(raced[0].message.find("no __syncthreads()") != std::string::npos);
+      // Planted 1: thread 32's atomic meets thread 0's zeroing. Planted 2: the read-out and
+      // the atomics meet, whichever the CPU runs first.
+      CHECK(raced[0].message.find(planted == 1
+                                      ? "updates, with an atomic, bytes that thread (0,0,0) wrote"
+                                      : "with an atomic") != std::string::npos);
+    }
+    cudaFree(counts);
     cudaFree(in);
     cudaFree(out);
     cudaFree(hits);

@@ -20,6 +20,7 @@
 #include "stop_signals.h"
 #include "temp_folder.h"
 #include "timed_tests.h"
+#include "writeup.h"
 
 namespace gpulab {
 
@@ -83,8 +84,27 @@ class Grading {
 
     ReportBuilder out(report, c_.lab, c_.scope);
     const auto src = c_.work / "submission";
-    const IntakeSpec intake_spec = IntakeSpec::of(c_.lab);
+    IntakeSpec intake_spec = IntakeSpec::of(c_.lab);
+    const bool writeup = c_.lab.writeup && !c_.o.writeup_beside.empty();
+    if (writeup) intake_spec.writeup_file = c_.lab.writeup->file;
     const Intake intake = take_in_submission(c_.o.submission, intake_spec, src);
+    std::optional<Test> writeup_test;
+    if (writeup)
+      writeup_test = keep_writeup(c_.lab, intake_spec, intake, c_.o.writeup_beside, c_.log);
+    grade_submission(report, out, intake_spec, intake, src, t0);
+    // Last, whatever became of the code: the write-up is graded by the instructor either way.
+    if (writeup_test) out.add(std::move(*writeup_test));
+  }
+
+  ~Grading() {
+    if (remove_work_) std::filesystem::remove_all(c_.work);
+  }
+
+ private:
+  // The submission taken in: built, and each selected part graded.
+  void grade_submission(Report& report, ReportBuilder& out, const IntakeSpec& intake_spec,
+                        const Intake& intake, const std::filesystem::path& src,
+                        std::chrono::steady_clock::time_point t0) {
     if (!intake.accepted) {
       report.outcome = SubmissionOutcome::kNotAccepted;
       out.parts_not_run("submission not accepted", intake.rejection);
@@ -127,11 +147,6 @@ class Grading {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  ~Grading() {
-    if (remove_work_) std::filesystem::remove_all(c_.work);
-  }
-
- private:
   // What this grading covers (grade_scope.h), once the machine is known.
   GradeScope scope() const {
     GradeScope s;

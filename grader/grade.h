@@ -49,6 +49,10 @@ struct GradeOptions {
   // Non-empty (gpulab run --keep-outputs): each correctness run's outputs are kept here beside
   // the expected ones (kept_outputs.h).
   std::filesystem::path keep_outputs;
+  // gpulab grade's report (--out): the lab's write-up (lab.json's "writeup") that the
+  // submission holds is kept beside it, and the report says so (writeup.h); empty: no write-up
+  // is looked for (gpulab run, time).
+  std::filesystem::path writeup_beside;
   // gpulab time (time_command.h): called once the submission is built, in place of grading its
   // parts, with the grading's context, its reference and baseline runners and its report.
   std::function<void(GradeContext&, RunnerBuilds&, ReportBuilder&)> measure;

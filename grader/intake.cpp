@@ -97,9 +97,23 @@ void refuse_kind(EntryKind kind, const std::string& name) {
   }
 }
 
-Refusal too_large(const std::string& name, const IntakeLimits& limits) {
-  return {shown(name) + " is larger than " + size_text(limits.max_file_bytes) +
-          ", the limit for a source file"};
+// What a file may weigh: a source file, or the write-up.
+struct SizeLimit {
+  size_t bytes;
+  const char* of;  // "a source file"
+};
+
+SizeLimit source_limit(const IntakeLimits& limits) {
+  return {limits.max_file_bytes, "a source file"};
+}
+
+SizeLimit writeup_limit(const IntakeLimits& limits) {
+  return {limits.max_writeup_bytes, "a write-up"};
+}
+
+Refusal too_large(const std::string& name, const SizeLimit& limit) {
+  return {shown(name) + " is larger than " + size_text(limit.bytes) + ", the limit for " +
+          limit.of};
 }
 
 // How many leading folders wrap every entry: at each level, all of them sit inside one folder.
@@ -118,9 +132,11 @@ size_t wrapping_depth(const std::vector<std::vector<std::string>>& paths) {
   return depth;
 }
 
-// What the intake keeps: the student files' contents by name, and the other entries' names.
+// What the intake keeps: the student files' contents by name, the write-up, and the other
+// entries' names.
 struct Kept {
   std::map<std::string, std::string> files;
+  SubmittedWriteup writeup;
   std::vector<std::string> ignored;
 
   void ignore(const std::string& name, const IntakeSpec& spec) {
@@ -131,11 +147,17 @@ struct Kept {
 struct Entry {
   std::vector<std::string> parts;
   bool directory = false;
-  std::optional<std::string> data;  // read for the student files' names only
+  std::optional<std::string> data;  // read for the student files' and the write-up's names only
+  int64_t declared_size = -1;
+  bool over_limit = false;  // a write-up too large to keep
 };
 
-// Reads every entry's header, and the data of those named like a student file, counting the
-// bytes actually unpacked. Nothing is written anywhere.
+bool is_writeup(const std::vector<std::string>& parts, const IntakeSpec& spec) {
+  return !spec.writeup_file.empty() && parts.back() == spec.writeup_file && !is_litter(parts);
+}
+
+// Reads every entry's header, and the data of those named like a student file or the write-up,
+// counting the bytes actually unpacked. Nothing is written anywhere.
 std::vector<Entry> read_entries(const fs::path& file, ArchiveFormat format, const IntakeSpec& spec,
                                 const IntakeLimits& limits) {
   std::error_code ec;
@@ -153,7 +175,7 @@ std::vector<Entry> read_entries(const fs::path& file, ArchiveFormat format, cons
     for (ArchiveEntry e; reader.next(e);) {
       if (entries.size() >= limits.max_entries)
         throw Refusal{"it holds more than " + std::to_string(limits.max_entries) + " entries"};
-      Entry entry{components(e.path), e.kind == EntryKind::directory, {}};
+      Entry entry{components(e.path), e.kind == EntryKind::directory, {}, e.declared_size};
       if (e.kind != EntryKind::file && !entry.directory) refuse_kind(e.kind, e.path);
       if (entry.parts.empty()) continue;  // "./", the archive's own top folder
       if (!entry.directory) {
@@ -162,9 +184,16 @@ std::vector<Entry> read_entries(const fs::path& file, ArchiveFormat format, cons
         if (!seen.insert(key).second) throw Refusal{shown(e.path) + " appears twice"};
         if (contains(spec.student_files, entry.parts.back()) && !is_litter(entry.parts)) {
           std::string data;
-          if (!reader.read(limits.max_file_bytes, data)) throw too_large(e.path, limits);
+          if (!reader.read(limits.max_file_bytes, data))
+            throw too_large(e.path, source_limit(limits));
           unpacked += data.size();
           entry.data = std::move(data);
+        } else if (is_writeup(entry.parts, spec)) {
+          std::string data;
+          entry.over_limit = !reader.read(limits.max_writeup_bytes, data);
+          unpacked +=
+              std::max(data.size(), static_cast<size_t>(std::max<int64_t>(e.declared_size, 0)));
+          if (!entry.over_limit) entry.data = std::move(data);
         } else {  // never read; the next header skips it, unpacking a tar entry's stated size
           unpacked += e.declared_size > 0 ? static_cast<size_t>(e.declared_size) : 0;
         }
@@ -190,19 +219,28 @@ Kept from_archive(const fs::path& file, ArchiveFormat format, const IntakeSpec& 
     if (is_litter(e.parts) || e.parts.size() <= depth) continue;
     const std::string& top = e.parts[depth];
     const bool at_top = e.parts.size() == depth + 1 && !e.directory;
-    if (at_top && e.data)
+    if (at_top && is_writeup(e.parts, spec)) {
+      kept.writeup.found = true;
+      kept.writeup.bytes =
+          e.data ? e.data->size() : static_cast<uint64_t>(std::max<int64_t>(e.declared_size, 0));
+      if (e.over_limit)
+        kept.writeup.problem = too_large(top, writeup_limit(limits)).reason;
+      else
+        kept.writeup.text = std::move(e.data);
+    } else if (at_top && e.data) {
       kept.files[top] = std::move(*e.data);
-    else
+    } else {
       kept.ignore(at_top ? top : top + "/", spec);
+    }
   }
   return kept;
 }
 
-// A student file of a directory, or a file submitted on its own: a plain file with one link, not
-// over the size limit. Opened without following links and checked again once open, so it cannot
-// be swapped for a link or a pipe in between. nullopt when it is not there.
+// A student file of a directory, or a file submitted on its own (or the write-up): a plain file
+// with one link, not over its size limit. Opened without following links and checked again once
+// open, so it cannot be swapped for a link or a pipe in between. nullopt when it is not there.
 std::optional<std::string> read_plain_file(const fs::path& path, const std::string& name,
-                                           const IntakeLimits& limits) {
+                                           const SizeLimit& limit) {
   struct stat st {};
   if (lstat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return std::nullopt;
@@ -212,7 +250,7 @@ std::optional<std::string> read_plain_file(const fs::path& path, const std::stri
   if (S_ISDIR(st.st_mode)) refuse_kind(EntryKind::directory, name);
   if (!S_ISREG(st.st_mode)) refuse_kind(EntryKind::special, name);
   if (st.st_nlink > 1) refuse_kind(EntryKind::hardlink, name);
-  if (static_cast<size_t>(st.st_size) > limits.max_file_bytes) throw too_large(name, limits);
+  if (static_cast<size_t>(st.st_size) > limit.bytes) throw too_large(name, limit);
   const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) throw Refusal{shown(name) + " cannot be read"};
   struct stat now {};
@@ -220,7 +258,7 @@ std::optional<std::string> read_plain_file(const fs::path& path, const std::stri
   bool same = fstat(fd, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == st.st_dev &&
               now.st_ino == st.st_ino && now.st_nlink == 1;
   char buf[64 * 1024];
-  while (same && data.size() <= limits.max_file_bytes) {
+  while (same && data.size() <= limit.bytes) {
     const ssize_t n = read(fd, buf, sizeof buf);
     if (n <= 0) {
       same = n == 0;
@@ -230,8 +268,25 @@ std::optional<std::string> read_plain_file(const fs::path& path, const std::stri
   }
   close(fd);
   if (!same) throw Refusal{shown(name) + " changed while it was read, or cannot be read"};
-  if (data.size() > limits.max_file_bytes) throw too_large(name, limits);
+  if (data.size() > limit.bytes) throw too_large(name, limit);
   return data;
+}
+
+// The write-up of a folder: read as a student file is, but a refusal is only the write-up's.
+SubmittedWriteup writeup_in_folder(const fs::path& dir, const std::string& name,
+                                   const IntakeLimits& limits) {
+  SubmittedWriteup w;
+  struct stat st {};
+  if (lstat((dir / name).c_str(), &st) != 0) return w;
+  w.found = true;
+  if (S_ISREG(st.st_mode)) w.bytes = static_cast<uint64_t>(st.st_size);
+  try {
+    w.text = read_plain_file(dir / name, name, writeup_limit(limits));
+    if (w.text) w.bytes = w.text->size();
+  } catch (const Refusal& r) {
+    w.problem = r.reason;
+  }
+  return w;
 }
 
 // A directory: its student files at the top, or inside one folder. Other entries are never
@@ -259,11 +314,13 @@ Kept from_directory(const fs::path& root, const IntakeSpec& spec, const IntakeLi
   Kept kept;
   for (const auto& e : listing) {
     const std::string name = e.path().filename().string();
-    if (!contains(spec.student_files, name))
+    if (!contains(spec.student_files, name) && name != spec.writeup_file)
       kept.ignore(e.is_directory() && !e.is_symlink() ? name + "/" : name, spec);
   }
   for (const auto& f : spec.student_files)
-    if (auto data = read_plain_file(dir / f, f, limits)) kept.files[f] = std::move(*data);
+    if (auto data = read_plain_file(dir / f, f, source_limit(limits)))
+      kept.files[f] = std::move(*data);
+  if (!spec.writeup_file.empty()) kept.writeup = writeup_in_folder(dir, spec.writeup_file, limits);
   return kept;
 }
 
@@ -287,7 +344,7 @@ void write_staged(const fs::path& dst, const std::map<std::string, std::string>&
 }  // namespace
 
 IntakeSpec IntakeSpec::of(const LabConfig& lab) {
-  IntakeSpec spec{lab.student_files, {}};
+  IntakeSpec spec{lab.student_files, {}, ""};
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(lab.dir, ec))
     spec.lab_folder_files.push_back(e.path().filename().string());
@@ -322,8 +379,9 @@ Intake take_in_submission(const fs::path& submission, const IntakeSpec& spec, co
       kept = from_archive(submission, suffix == ".zip" ? ArchiveFormat::zip : ArchiveFormat::tar_gz,
                           spec, limits);
     } else if (contains(spec.student_files, name)) {
-      if (auto data = read_plain_file(submission, name, limits))
+      if (auto data = read_plain_file(submission, name, source_limit(limits)))
         kept.files[name] = std::move(*data);
+      kept.writeup.lone_file = true;
     } else {
       throw Refusal{shown(name) +
                     " is not a folder, a .zip, a .tar.gz (.tgz), nor one of this "
@@ -333,6 +391,7 @@ Intake take_in_submission(const fs::path& submission, const IntakeSpec& spec, co
     write_staged(dst, kept.files);
     in.accepted = true;
     in.ignored = std::move(kept.ignored);
+    in.writeup = std::move(kept.writeup);
   } catch (const Refusal& r) {
     in.rejection = "Your submission " + shown(name) + " was not accepted: " + r.reason + ".\n" +
                    "Submit " + listed(spec.student_files) +

@@ -1,6 +1,7 @@
 #include "lab_config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 
@@ -18,6 +19,28 @@ std::vector<std::string> PartSpec::runner_env() const {
 namespace {
 
 using Reader = LabJsonReader;
+
+bool ends_with(const std::string& s, const std::string& end) {
+  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+
+// lab.json's "writeup", once the lab's files are known: its name must be none of them, since
+// the intake would take it for code (or code for it).
+WriteupSpec parse_writeup(const nlohmann::json& w, const LabConfig& c, const Reader& r) {
+  r.only_keys(w, "writeup", {"file", "points"});
+  WriteupSpec s{r.str(w, "file", "writeup"), r.num(w, "points", "writeup")};
+  if (s.file.size() <= 3 || !ends_with(s.file, ".md") ||
+      s.file.find_first_of("/\\") != std::string::npos || s.file.find("..") != std::string::npos)
+    r.fail("writeup.file", "\"" + s.file + "\" must be a Markdown file's plain name, NAME.md");
+  for (const auto* files : {&c.student_files, &c.driver_files, &c.reference_driver_files})
+    if (std::find(files->begin(), files->end(), s.file) != files->end())
+      r.fail("writeup.file", "\"" + s.file +
+                                 "\" is a file of the lab's code; the write-up needs a "
+                                 "name of its own");
+  if (!(s.points > 0) || !std::isfinite(s.points))
+    r.fail("writeup.points", "must be a number of points > 0");
+  return s;
+}
 
 }  // namespace
 
@@ -48,7 +71,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
       j, "lab",
       {"$schema", "id", "title", "interface", "student_files", "driver_files",
        "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups", "timing",
-       "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope"});
+       "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope", "writeup"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -279,6 +302,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     }
   }
   c.gradescope = GradescopePolicy::parse(j.value("gradescope", nlohmann::json()), r);
+  if (j.contains("writeup")) c.writeup = parse_writeup(j["writeup"], c, r);
   return c;
 }
 

@@ -125,6 +125,14 @@ struct PerformanceCurve {
   // What a time ratio earns on this curve: grader/scoring.h's curve_fraction.
 };
 
+// lab.json's "writeup": the report students hand in beside their code, its template
+// labs/<id>/<file> (the student kit ships it), graded by the instructor and never by gpulab,
+// which only keeps it with the results (writeup.h).
+struct WriteupSpec {
+  std::string file;   // a Markdown file's plain name: REPORT.md
+  double points = 0;  // what the instructor grades it out of; not in the autograder's total
+};
+
 struct LabConfig {
   std::filesystem::path dir;  // labs/<id>
   std::string id, title, interface;
@@ -150,6 +158,8 @@ struct LabConfig {
   std::vector<std::string> sanitize_tools;
   // lab.json's "gradescope": the course's policy on Gradescope (gradescope_policy.h).
   GradescopePolicy gradescope;
+  // lab.json's "writeup"; none without the key.
+  std::optional<WriteupSpec> writeup;
 
   static LabConfig load(const std::filesystem::path& lab_json);
   // The lab `id` of the tree at source_root (labs/<id>/lab.json); an unknown id is refused with

@@ -443,6 +443,7 @@ int main(int argc, char** argv) {
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
       if (grade_cmd->count("--timeout")) grade_o.run_timeout_s = grade_timeout_s;
       grade_o.performance = !grade_no_time;
+      grade_o.writeup_beside = grade_out.path;
       // Read before any student code runs, which could rewrite them where unsandboxed.
       const auto policy = GradescopePolicyInputs::read(grade_o.lab, submission_metadata);
       stop_grading_on_signals(grade_o, grade_out);

@@ -8,6 +8,7 @@
 #include "html_text.h"
 #include "lab_config.h"
 #include "paths.h"
+#include "report.h"
 #include "secret.h"
 
 namespace gpulab {
@@ -53,6 +54,19 @@ std::string info_json(const LabConfig& lab, const std::string& image) {
   return info.dump(2) + "\n";
 }
 
+// The write-up (lab.json's "writeup") may come with the code, for the instructor to grade: a
+// line of the question saying so, and the upload's attribute naming it as optional.
+std::string writeup_line(const LabConfig& lab) {
+  if (!lab.writeup) return "";
+  return "  <p>Upload your write-up, <code>" + html_escape(lab.writeup->file) +
+         "</code>, with it: your instructor grades it (" + points_text(lab.writeup->points) +
+         " points).</p>\n";
+}
+
+std::string writeup_attribute(const LabConfig& lab) {
+  return lab.writeup ? " optional-file-names=\"" + html_escape(lab.writeup->file) + "\"" : "";
+}
+
 std::string question_html(const LabConfig& lab) {
   std::string files, names;
   for (const auto& f : lab.student_files) {
@@ -67,12 +81,11 @@ std::string question_html(const LabConfig& lab) {
          "  <p>It is graded on gpulab's CPU backend, which runs your kernels on the CPU and "
          "checks them for bugs: correctness on the public and the hidden datasets, no "
          "performance points. Check it first with <code>gpulab run " +
-         html_escape(lab.id) +
-         "</code>.</p>\n"
+         html_escape(lab.id) + "</code>.</p>\n" + writeup_line(lab) +
          "</pl-question-panel>\n\n"
          "<pl-file-upload file-names=\"" +
-         names +
-         "\"></pl-file-upload>\n\n"
+         names + "\"" + writeup_attribute(lab) +
+         "></pl-file-upload>\n\n"
          "<pl-submission-panel>\n"
          "  <pl-external-grader-results></pl-external-grader-results>\n"
          "  <pl-file-preview></pl-file-preview>\n"

@@ -1,5 +1,6 @@
 #include "rubric.h"
 
+#include "joined_words.h"
 #include "report.h"
 
 namespace gpulab {
@@ -66,6 +67,14 @@ std::string rubric_markdown(const LabConfig& lab) {
                     r.scalability.max_growth, r.scalability.small.c_str());
       s += buf;
     }
+  }
+  if (lab.writeup) {
+    std::vector<std::string> code;
+    for (const auto& f : lab.student_files) code.push_back("`" + f + "`");
+    s += "\nWrite-up: " + points_text(lab.writeup->points) +
+         " points, graded by your instructor: fill in `" + lab.writeup->file +
+         "`, beside your code in `labs/" + lab.id + "/`, and hand it in with " + joined(code) +
+         ". The autograder scores none of it: its points are not in the total above.\n";
   }
   return s;
 }

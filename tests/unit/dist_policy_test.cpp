@@ -39,6 +39,7 @@ const std::vector<std::string> kTracked = {".ci/run",
                                            "grader/grade.cpp",
                                            "handouts/scan.md",
                                            "harness/npy.cpp",
+                                           "labs/scan/REPORT.md",
                                            "labs/scan/lab.json",
                                            "labs/scan/scan.cu",
                                            "packaging/gradescope/run_autograder",
@@ -58,7 +59,8 @@ TEST_CASE("the student kit: sources, labs, handouts and its README; nothing inst
        {"CMakeLists.txt", "cmake/GpulabLab.cmake", "datasets/scan/generator.cpp",
         "families/dcs/input.h", "grader/grade.cpp", "handouts/scan.md", "harness/npy.cpp",
         "labs/scan/lab.json", "labs/scan/scan.cu", "scripts/setup.sh", "sim/runtime/block.cpp",
-        "README.md", "CMakePresets.json"})  // the presets: the README's build is the student one
+        "README.md", "CMakePresets.json",  // the presets: the README's build is the student one
+        "labs/scan/REPORT.md"})            // the write-up's template, beside the student's code
     CHECK_MESSAGE(has(kit, wanted), wanted);
   for (const auto& p : kit) {
     INFO(p);
@@ -106,7 +108,8 @@ TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no
   const auto gs = paths(gpulab::select_files(Bundle::gradescope, kTracked));
   for (const char* wanted :
        {"CMakeLists.txt", "grader/grade.cpp", "labs/scan/scan.cu", "sim/runtime/block.cpp",
-        "datasets/scan/generator.cpp", "families/dcs/input.h"})
+        "datasets/scan/generator.cpp", "families/dcs/input.h",
+        "labs/scan/REPORT.md"})  // the template: an unchanged write-up is told apart
     CHECK_MESSAGE(has(gs, wanted), wanted);
   for (const char* unwanted :
        {"reference/scan/scan.cu", "tests/submissions/scan/alt-correct/scan.cu", "handouts/scan.md",

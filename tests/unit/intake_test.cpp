@@ -23,7 +23,7 @@ using Kind = HostileEntry::Kind;
 const std::string kSource = "void scan_int() {}  // the student's code\n";
 
 gpulab::IntakeSpec scan_spec() {
-  return {{"scan.cu"}, {"lab.json", "scan.h", "driver.cpp", "scan.cu"}};
+  return {{"scan.cu"}, {"lab.json", "scan.h", "driver.cpp", "scan.cu"}, ""};
 }
 
 struct Taken {
@@ -257,4 +257,98 @@ TEST_CASE("an archive larger than the limit is not opened") {
   gpulab::IntakeLimits small;
   small.max_archive_bytes = 1024;
   check_refused(take(dir, dir / "big.zip", small), "big.zip", "larger than 1 KiB");
+}
+
+namespace {
+
+// The write-up where the spec names one (writeup.h keeps it).
+gpulab::IntakeSpec spec_with_writeup() {
+  gpulab::IntakeSpec s = scan_spec();
+  s.writeup_file = "REPORT.md";
+  return s;
+}
+
+Taken take_with_writeup(const test::TempDir& dir, const fs::path& submission,
+                        const gpulab::IntakeLimits& limits = {}) {
+  const fs::path staged = dir / "staged";
+  return {gpulab::take_in_submission(submission, spec_with_writeup(), staged, limits), staged};
+}
+
+const std::string kWriteup = "# Lab 4: write-up\n\n| items | ms |\n|---|---:|\n| 8 | 0.91 |\n";
+
+}  // namespace
+
+TEST_CASE("the write-up is read beside the student files, and never staged with them") {
+  test::TempDir dir;
+  SUBCASE("a folder") {
+    test::write_file(dir / "sub" / "scan.cu", kSource);
+    test::write_file(dir / "sub" / "REPORT.md", kWriteup);
+    const Taken t = take_with_writeup(dir, dir / "sub");
+    REQUIRE(t.intake.accepted);
+    CHECK(t.intake.writeup.found);
+    CHECK(t.intake.writeup.text == kWriteup);
+    CHECK(t.intake.writeup.bytes == kWriteup.size());
+    CHECK(t.intake.ignored.empty());  // not "not graded": it is kept
+    // Asked for by no one (gpulab run), it is neither read nor listed.
+    CHECK_FALSE(take(dir, dir / "sub").intake.writeup.found);
+  }
+  SUBCASE("a zip of a folder") {
+    const Taken t = take_with_writeup(
+        dir, archive(dir, "lab4.zip",
+                     {HostileEntry::file("lab4/scan.cu", kSource),
+                      HostileEntry::file("lab4/REPORT.md", kWriteup),
+                      HostileEntry::file("lab4/notes/REPORT.md", "an older draft")}));
+    REQUIRE(t.intake.accepted);
+    CHECK(t.intake.writeup.text == kWriteup);
+    CHECK(t.intake.ignored == std::vector<std::string>{"notes/"});
+  }
+  CHECK(fs::exists(dir / "staged" / "scan.cu"));
+  CHECK_FALSE(fs::exists(dir / "staged" / "REPORT.md"));
+}
+
+TEST_CASE(
+    "a write-up that is a link, or too large, is not kept, and the code is taken all the same") {
+  test::TempDir dir;
+  test::write_file(dir / "secret.txt", "instructor-only text");
+  gpulab::IntakeLimits small;
+  small.max_writeup_bytes = 1024;
+  SUBCASE("a symbolic link in a folder") {
+    test::write_file(dir / "sub" / "scan.cu", kSource);
+    fs::create_symlink(dir / "secret.txt", dir / "sub" / "REPORT.md");
+    const Taken t = take_with_writeup(dir, dir / "sub");
+    REQUIRE(t.intake.accepted);
+    CHECK(t.intake.writeup.found);
+    CHECK_FALSE(t.intake.writeup.text);
+    CHECK(test::contains(t.intake.writeup.problem, "\"REPORT.md\" is a symbolic link"));
+  }
+  SUBCASE("too large, in a folder") {
+    test::write_file(dir / "sub" / "scan.cu", kSource);
+    test::write_file(dir / "sub" / "REPORT.md", std::string(2000, 'x'));
+    const Taken t = take_with_writeup(dir, dir / "sub", small);
+    REQUIRE(t.intake.accepted);
+    CHECK_FALSE(t.intake.writeup.text);
+    CHECK(t.intake.writeup.bytes == 2000);
+    CHECK(test::contains(t.intake.writeup.problem, "larger than 1 KiB, the limit for a write-up"));
+  }
+  SUBCASE("too large, in a .tar.gz: its bytes unpacked counted, not its header") {
+    const Taken t =
+        take_with_writeup(dir,
+                          archive(dir, "lab.tgz",
+                                  {HostileEntry::file("scan.cu", kSource),
+                                   HostileEntry::file("REPORT.md", "", size_t{1} << 20)}),
+                          small);
+    REQUIRE(t.intake.accepted);
+    CHECK_FALSE(t.intake.writeup.text);
+    CHECK(test::contains(t.intake.writeup.problem, "larger than 1 KiB"));
+  }
+  CHECK(test::read_file(dir / "staged" / "scan.cu") == kSource);
+}
+
+TEST_CASE("a lab file submitted on its own holds no write-up") {
+  test::TempDir dir;
+  test::write_file(dir / "scan.cu", kSource);
+  const Taken t = take_with_writeup(dir, dir / "scan.cu");
+  REQUIRE(t.intake.accepted);
+  CHECK(t.intake.writeup.lone_file);
+  CHECK_FALSE(t.intake.writeup.found);
 }

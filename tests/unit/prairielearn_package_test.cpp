@@ -47,7 +47,10 @@ TEST_CASE("prairielearn package: an external-graded question for the lab, the se
   CHECK(read_file(p.out / "question" / "tests" / "lab") == "scan");
   CHECK(read_file(p.out / "question" / "tests" / "hidden-seed") == p.hidden_seed);
   const std::string html = read_file(p.out / "question" / "question.html");
-  CHECK(contains(html, "<pl-file-upload file-names=\"scan.cu\">"));
+  // The write-up (lab.json's "writeup") may come with the code, for the instructor to grade.
+  CHECK(
+      contains(html, "<pl-file-upload file-names=\"scan.cu\" optional-file-names=\"REPORT.md\">"));
+  CHECK(contains(html, "your instructor grades it ("));
   CHECK(contains(html, "<pl-external-grader-results>"));
   for (const auto& text : {html, i.dump()}) CHECK(!contains(text, "dollars"));
   // gpulab's sources for the CPU backend, nothing instructor-only.

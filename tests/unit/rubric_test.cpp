@@ -110,3 +110,21 @@ TEST_CASE("rubric_markdown has a column for speedup points only where a lab give
   CHECK(contains(md, "at least 1.5x"));
   CHECK_FALSE(contains(md, "Scalability"));
 }
+
+TEST_CASE(
+    "rubric_markdown states the write-up's points and file from lab.json, outside the total") {
+  const std::string text = test::read_file(lab_json());
+  auto j = nlohmann::json::parse(text);
+  j["writeup"] = {{"file", "WRITEUP.md"}, {"points", 7.5}};
+  const LabConfig with = LabConfig::parse(j.dump(), lab_json());
+  const std::string md = gpulab::rubric_markdown(with);
+  INFO(md);
+  CHECK(contains(md,
+                 "\nWrite-up: 7.5 points, graded by your instructor: fill in `WRITEUP.md`, "
+                 "beside your code in `labs/scatter-gather/`, and hand it in with `dcs.cu`."));
+  // The autograder's total is the rubric's alone.
+  CHECK(contains(md, "| **Total** | 30 | 30 | 30 | 90 |"));
+  j.erase("writeup");
+  CHECK_FALSE(
+      contains(gpulab::rubric_markdown(LabConfig::parse(j.dump(), lab_json())), "Write-up"));
+}

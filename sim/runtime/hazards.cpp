@@ -19,15 +19,24 @@ namespace {
 constexpr std::size_t kArena = 512 * 1024;  // as shared.cpp
 constexpr std::uint16_t kNone = 0xffff;
 
+// One thread's access: who, the warp's sync count then, and where.
+struct Access {
+  std::uint16_t thread = kNone, wsync = 0, site = kNone;
+};
+
+// Two threads' accesses of one kind: the first, and the last by another thread. A thread's own
+// access never conflicts with it, so one record would hide the others'.
+struct Two {
+  Access a[2];
+  void remember(const Access& x) { a[a[0].thread == kNone || a[0].thread == x.thread ? 0 : 1] = x; }
+};
+
 struct Meta {
-  std::uint32_t serial;  // the block these records belong to
-  std::uint32_t epoch;   // the barrier interval the access records belong to
-  // Two threads that read, and two that used an atomic (the first, and the last other one): a
-  // thread's own access never conflicts, so one record of each would hide the others'.
-  std::uint16_t writer, reader1, reader2, atomic1, atomic2;
-  std::uint16_t wsync_w, wsync_r1, wsync_r2, wsync_a1, wsync_a2;  // the warp's sync counts then
-  std::uint16_t site_w, site_r1, site_r2, site_a1, site_a2;
-  std::uint8_t init;
+  std::uint32_t serial = 0;  // the block these records belong to
+  std::uint32_t epoch = 0;   // the barrier interval the access records belong to
+  Access writer;
+  Two readers, atomics;
+  std::uint8_t init = 0;
 };
 
 struct Tracker {
@@ -82,71 +91,54 @@ void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsign
   const std::uint16_t here = tr.site(file, line);
   bool uninit = false;
   hazard found = none;
+  const Access now{me, wsync, here};
   std::uint16_t other = kNone, other_site = kNone;
   bool same_warp = false, other_atomic = false;
-  // Is an access by thread o (warp sync count s then) a hazard with this one?
-  auto conflicts = [&](std::uint16_t o, std::uint16_t s) {
-    if (o == kNone || o == me) return false;
-    if ((o >> 5) == warp) return s == wsync;  // a warp operation since then orders them
-    return true;
-  };
-  auto note = [&](hazard h, std::uint16_t o, std::uint16_t site, bool by_atomic = false) {
+  // Is the access `o` of another thread a hazard with this one? Then it is noted, if it is the
+  // first.
+  auto check = [&](const Access& o, hazard h, bool by_atomic = false) {
+    if (o.thread == kNone || o.thread == me) return;
+    if ((o.thread >> 5) == warp && o.wsync != wsync) return;  // a warp operation orders them
     if (found != none) return;
     found = h;
-    other = o;
-    other_site = site;
-    same_warp = (o >> 5) == warp;
+    other = o.thread;
+    other_site = o.site;
+    same_warp = (o.thread >> 5) == warp;
     other_atomic = by_atomic;
+  };
+  auto check_two = [&](const Two& o, hazard h, bool by_atomic = false) {
+    check(o.a[0], h, by_atomic);
+    check(o.a[1], h, by_atomic);
   };
   for (std::size_t i = off; i < off + size; ++i) {
     Meta& m = tr.meta[i];
     if (m.serial != b.serial) {
-      m = Meta{b.serial, b.epoch, kNone, kNone, kNone, kNone, kNone, 0,     0,
-               0,        0,       0,     kNone, kNone, kNone, kNone, kNone, 0};
+      m = Meta{};
+      m.serial = b.serial;
+      m.epoch = b.epoch;
     } else if (m.epoch != b.epoch) {
       m.epoch = b.epoch;
-      m.writer = m.reader1 = m.reader2 = m.atomic1 = m.atomic2 = kNone;
+      m.writer = Access{};
+      m.readers = m.atomics = Two{};
     }
     if (mode & mode_atomic) {
       // An atomic reads and writes: a plain access of another thread in this interval races.
-      if (conflicts(m.writer, m.wsync_w)) note(waw, m.writer, m.site_w);
-      if (conflicts(m.reader1, m.wsync_r1)) note(war, m.reader1, m.site_r1);
-      if (conflicts(m.reader2, m.wsync_r2)) note(war, m.reader2, m.site_r2);
-      if (m.atomic1 == kNone || m.atomic1 == me) {
-        m.atomic1 = me;
-        m.wsync_a1 = wsync;
-        m.site_a1 = here;
-      } else {
-        m.atomic2 = me;
-        m.wsync_a2 = wsync;
-        m.site_a2 = here;
-      }
+      check(m.writer, waw);
+      check_two(m.readers, war);
+      m.atomics.remember(now);
       m.init = 1;
       continue;
     }
-    const hazard after_atomic = (mode & wr) ? waw : raw;
-    if (conflicts(m.atomic1, m.wsync_a1)) note(after_atomic, m.atomic1, m.site_a1, true);
-    if (conflicts(m.atomic2, m.wsync_a2)) note(after_atomic, m.atomic2, m.site_a2, true);
+    check_two(m.atomics, (mode & wr) ? waw : raw, true);
     if (mode & rd) {
       if (!m.init) uninit = true;
-      if (conflicts(m.writer, m.wsync_w)) note(raw, m.writer, m.site_w);
-      if (m.reader1 == kNone || m.reader1 == me) {
-        m.reader1 = me;
-        m.wsync_r1 = wsync;
-        m.site_r1 = here;
-      } else {
-        m.reader2 = me;
-        m.wsync_r2 = wsync;
-        m.site_r2 = here;
-      }
+      check(m.writer, raw);
+      m.readers.remember(now);
     }
     if (mode & wr) {
-      if (conflicts(m.writer, m.wsync_w)) note(waw, m.writer, m.site_w);
-      if (conflicts(m.reader1, m.wsync_r1)) note(war, m.reader1, m.site_r1);
-      if (conflicts(m.reader2, m.wsync_r2)) note(war, m.reader2, m.site_r2);
-      m.writer = me;
-      m.wsync_w = wsync;
-      m.site_w = here;
+      check(m.writer, waw);
+      check_two(m.readers, war);
+      m.writer = now;
       m.init = 1;
     }
   }

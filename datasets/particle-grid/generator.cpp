@@ -20,13 +20,20 @@
 //                 and in between;
 //                 "boundaries": each coordinate, independently, on a cell boundary (the box's
 //                 upper face included, which is outside) with probability 1/2, one sixteenth
-//                 below a boundary with probability 1/4, else anywhere
+//                 below a boundary with probability 1/4, else anywhere;
+//                 "gradient": uniform in y and z, and along x a density that rises linearly from
+//                 0 at x = 0 to twice the mean at the upper face (x = the box's side times the
+//                 square root of a uniform draw): neighbour counts that rise with it, from none
+//                 at x = 0
 //   outside_fraction  (default 0) the probability that a particle is then moved outside the
 //                 box along one axis (x, y, or z in 3-D): below 0 or at or above the upper face,
 //                 by less than two cells
 //   neighbours    (default true) false: the oracle leaves the neighbour count out (for a
 //                 dataset of the build parts only, where counting by brute force would take too
 //                 long, e.g. 16 M particles of which most are in four cells)
+//   lists         (default false) true: the oracle also writes each particle's neighbour list
+//                 and its energy (below); left out elsewhere, where the lists of 2^24 particles
+//                 would take gigabytes
 // Particles come in random order.
 //
 // The oracle, in integers: cell coordinates floor(k / (16 cell)), clamped or rejected;
@@ -36,7 +43,13 @@
 // sixteenths, -1 for a rejected particle. The neighbours are counted over the 3^3 cells around
 // each particle's cell, with the coordinates copied into cell order so that each row of three
 // cells is one contiguous range (parallel, harness/parallel.h), and, for n <= 20000, also by
-// brute force over all pairs: the two must agree, or the oracle throws.
+// brute force over all pairs: the two must agree, or the oracle throws. With `lists`, the same
+// walk over the cells also writes the lists in CSR form: nbr_count (the neighbour count, 0 for a
+// rejected particle), nbr_start (its exclusive scan) and nbr_index (each particle's neighbours, in
+// the order of the walk: one valid order; the grader compares each list as a set); and the
+// energy, for each particle the sum over its neighbours of (1 - d2 / R^2)^2, in fp64 from the
+// integers (exact per term), with energy_terms (the neighbour count) and energy_magnitude (the
+// sum of (1 + d2 / R^2)^2, the terms with every operand made positive) for the grader's bound.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -65,6 +78,7 @@ struct Params {
   int clusters = 4;
   double cluster_fraction = 0.9;
   bool neighbours = true;
+  bool lists = false;
 
   long long ncells() const { return 1LL * dims[0] * dims[1] * dims[2]; }
   long long extent(int a) const { return 1LL * dims[a] * c16; }  // the box, in sixteenths
@@ -114,17 +128,23 @@ Params parse(const nlohmann::json& p) {
   if (outside != "clamp" && outside != "reject") fail("outside", "must be \"clamp\" or \"reject\"");
   r.reject = outside == "reject";
   r.layout = p.value("layout", std::string());
-  const std::vector<std::string> layouts = {"uniform", "clustered", "one-cell", "sparse",
-                                            "boundaries"};
+  const std::vector<std::string> layouts = {"uniform", "clustered",  "one-cell",
+                                            "sparse",  "boundaries", "gradient"};
   if (std::find(layouts.begin(), layouts.end(), r.layout) == layouts.end())
     fail("layout",
-         "must be \"uniform\", \"clustered\", \"one-cell\", \"sparse\" or \"boundaries\"");
+         "must be \"uniform\", \"clustered\", \"one-cell\", \"sparse\", \"boundaries\" or "
+         "\"gradient\"");
   r.outside_fraction = number(p, "outside_fraction", 0, 1, 0);
   r.clusters = static_cast<int>(integer(p, "clusters", 1, 1 << 20, 4, false));
   r.cluster_fraction = number(p, "cluster_fraction", 0, 1, 0.9);
   if (p.contains("neighbours")) {
     if (!p["neighbours"].is_boolean()) fail("neighbours", "must be true or false");
     r.neighbours = p["neighbours"].get<bool>();
+  }
+  if (p.contains("lists")) {
+    if (!p["lists"].is_boolean()) fail("lists", "must be true or false");
+    r.lists = p["lists"].get<bool>();
+    if (r.lists && !r.neighbours) fail("lists", "needs the neighbours (\"neighbours\": true)");
   }
   return r;
 }
@@ -140,7 +160,7 @@ long long floor_div(long long k, long long d) {
 
 class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
  public:
-  int version() const override { return 1; }
+  int version() const override { return 2; }
 
   void generate_from(const Params& p, Rng& rng, const std::filesystem::path& dir) const override {
     const int axes = p.active_axes();
@@ -175,6 +195,8 @@ class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
         const long long L = p.extent(a);
         if (in_cell) {
           k[a] = (*in_cell)[static_cast<size_t>(a)] * p.c16 + below(rng, p.c16);
+        } else if (p.layout == "gradient" && a == 0) {
+          k[a] = std::min(L - 1, static_cast<long long>(std::sqrt(rng.uniform()) * L));
         } else if (p.layout == "sparse") {
           k[a] = sparse_cell(a) * p.c16 + below(rng, p.c16);
         } else if (p.layout == "boundaries") {
@@ -254,37 +276,44 @@ class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
     for (size_t s = 0; s < n; ++s)
       for (size_t a = 0; a < 3; ++a)
         sorted[s * 3 + a] = static_cast<int32_t>(k[static_cast<size_t>(index[s]) * 3 + a]);
-    std::vector<int32_t> neighbours(n);
-    constexpr size_t kChunk = 4096;
-    parallel_for((n + kChunk - 1) / kChunk, [&](size_t chunk) {
-      for (size_t s = chunk * kChunk; s < std::min(n, (chunk + 1) * kChunk); ++s) {
-        const size_t i = static_cast<size_t>(index[s]);
-        if (rejected(i)) {
-          neighbours[i] = -1;
-          continue;
-        }
-        int lo[3], hi[3];
-        for (size_t a = 0; a < 3; ++a) {
-          lo[a] = std::max(cell[i * 3 + a] - 1, 0);
-          hi[a] = std::min(cell[i * 3 + a] + 1, p.dims[a] - 1);
-        }
-        const int32_t px = sorted[s * 3], py = sorted[s * 3 + 1], pz = sorted[s * 3 + 2];
-        int found = -1;  // the particle itself is in its own cell, at distance 0
-        for (int z = lo[2]; z <= hi[2]; ++z)
-          for (int y = lo[1]; y <= hi[1]; ++y) {
-            const size_t row = static_cast<size_t>((z * p.dims[1] + y) * p.dims[0]);
-            const size_t first = static_cast<size_t>(start[row + static_cast<size_t>(lo[0])]);
-            const size_t last = row + static_cast<size_t>(hi[0]);
-            const size_t end = static_cast<size_t>(start[last] + count[last]);
-            for (size_t j = first; j < end; ++j) {
-              // |d| < 2^13 sixteenths, so d2 < 3 * 2^26 fits in int32
-              const int32_t dx = sorted[j * 3] - px, dy = sorted[j * 3 + 1] - py,
-                            dz = sorted[j * 3 + 2] - pz;
-              found += dx * dx + dy * dy + dz * dz < r2;
-            }
-          }
-        neighbours[i] = found;
+    // Calls visit(j, d2) for each slot j != s of the cells around slot s's cell (s not
+    // rejected) whose particle is at squared distance d2 < r2, in sixteenths squared.
+    auto walk = [&](size_t s, auto&& visit) {
+      const size_t i = static_cast<size_t>(index[s]);
+      int lo[3], hi[3];
+      for (size_t a = 0; a < 3; ++a) {
+        lo[a] = std::max(cell[i * 3 + a] - 1, 0);
+        hi[a] = std::min(cell[i * 3 + a] + 1, p.dims[a] - 1);
       }
+      const int32_t px = sorted[s * 3], py = sorted[s * 3 + 1], pz = sorted[s * 3 + 2];
+      for (int z = lo[2]; z <= hi[2]; ++z)
+        for (int y = lo[1]; y <= hi[1]; ++y) {
+          const size_t row = static_cast<size_t>((z * p.dims[1] + y) * p.dims[0]);
+          const size_t first = static_cast<size_t>(start[row + static_cast<size_t>(lo[0])]);
+          const size_t last = row + static_cast<size_t>(hi[0]);
+          const size_t end = static_cast<size_t>(start[last] + count[last]);
+          for (size_t j = first; j < end; ++j) {
+            // |d| < 2^13 sixteenths, so d2 < 3 * 2^26 fits in int32
+            const int32_t dx = sorted[j * 3] - px, dy = sorted[j * 3 + 1] - py,
+                          dz = sorted[j * 3 + 2] - pz;
+            const int32_t d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 < r2 && j != s) visit(j, d2);
+          }
+        }
+    };
+    // body(s) for every slot s, one task per chunk of slots.
+    auto each_slot = [&](auto&& body) {
+      constexpr size_t kChunk = 4096;
+      parallel_for((n + kChunk - 1) / kChunk, [&](size_t chunk) {
+        for (size_t s = chunk * kChunk; s < std::min(n, (chunk + 1) * kChunk); ++s) body(s);
+      });
+    };
+    std::vector<int32_t> neighbours(n);
+    each_slot([&](size_t s) {
+      const size_t i = static_cast<size_t>(index[s]);
+      int found = rejected(i) ? -1 : 0;
+      if (!rejected(i)) walk(s, [&](size_t, int32_t) { ++found; });
+      neighbours[i] = found;
     });
     if (p.n <= kBruteForceMax) {  // the definition itself: every pair
       std::atomic<size_t> first_bad{n};
@@ -302,6 +331,36 @@ class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
                                " differs from the brute-force one");
     }
     write_npy(expected_dir / "neighbours.npy", {n}, neighbours.data());
+    if (!p.lists) return;
+    std::vector<int32_t> nbr_count(n), nbr_start(n);
+    long long total = 0;
+    for (size_t i = 0; i < n; ++i) {
+      nbr_count[i] = std::max(neighbours[i], 0);
+      nbr_start[i] = static_cast<int32_t>(total);
+      total += nbr_count[i];
+      if (total > 0x7fffffffLL)
+        throw std::invalid_argument("parameter \"lists\": the lists hold 2^31 neighbours or more");
+    }
+    std::vector<int32_t> nbr_index(static_cast<size_t>(total));
+    std::vector<double> energy(n, 0.0), terms(n), magnitude(n, 0.0);
+    each_slot([&](size_t s) {
+      const size_t i = static_cast<size_t>(index[s]);
+      terms[i] = nbr_count[i];
+      if (rejected(i)) return;
+      size_t at = static_cast<size_t>(nbr_start[i]);
+      walk(s, [&](size_t j, int32_t d2) {
+        nbr_index[at++] = index[j];
+        const double x = static_cast<double>(d2) / r2;  // exact: r2 is a power of two
+        energy[i] += (1 - x) * (1 - x);
+        magnitude[i] += (1 + x) * (1 + x);
+      });
+    });
+    write_npy(expected_dir / "nbr_count.npy", {n}, nbr_count.data());
+    write_npy(expected_dir / "nbr_start.npy", {n}, nbr_start.data());
+    write_npy(expected_dir / "nbr_index.npy", {nbr_index.size()}, nbr_index.data());
+    write_npy(expected_dir / "energy.npy", {n}, energy.data());
+    write_npy(expected_dir / "energy_terms.npy", {n}, terms.data());
+    write_npy(expected_dir / "energy_magnitude.npy", {n}, magnitude.data());
   }
 };
 

@@ -1,9 +1,11 @@
 // particle-grid's lab driver: loads a dataset's particles (positions.npy, n x 4 float32) and its
 // grid (the parameters nx, ny, nz, cell and outside), and calls the student's functions through
-// the shared run/check/time mechanism. For the neighbour count it first builds a correct grid on
-// the host (trusted code), so that part 3 is graded whatever parts 1 and 2 do. In a baseline
-// run (gpulab bench: runner_flags.h's kTimeBaselineFlag) run_gpu_part calls no student code,
-// and the builds time CUB's radix sort of the same cell ids instead (driver_baseline.cu).
+// the shared run/check/time mechanism. For the parts that use a grid (3 to 6) it first builds a
+// correct one on the host (trusted code), so that they are graded whatever parts 1 and 2 do; for
+// the neighbour lists it also builds the lists on the host: their total is the size of part 4's
+// nbr_index, and part 5 reads them. In a baseline run (gpulab bench: runner_flags.h's
+// kTimeBaselineFlag) run_gpu_part calls no student code, and the builds time CUB's radix sort
+// of the same cell ids instead (driver_baseline.cu).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -13,6 +15,7 @@
 
 #include "driver_baseline.h"
 #include "input_sets.h"
+#include "parallel.h"
 #include "particle_grid.h"
 #include "run_part.h"
 
@@ -52,20 +55,28 @@ Particles load(const RunContext& ctx) {
   return p;
 }
 
-// The cell id of every particle by the rule of particle_grid.h, in float arithmetic as a kernel
-// does it (exact for the datasets' coordinates: see the header).
+// The cell coordinates of particle i by the rule of particle_grid.h, clamped, in float
+// arithmetic as a kernel does it (exact for the datasets' coordinates: see the header); false
+// when the particle is outside the box.
+bool cell_of(const Particles& p, size_t i, int c[3]) {
+  const Grid& g = p.grid;
+  const int dims[3] = {g.nx, g.ny, g.nz};
+  bool inside = true;
+  for (int a = 0; a < 3; ++a) {
+    c[a] = static_cast<int>(std::floor(p.pos[4 * i + a] / g.cell));
+    inside = inside && c[a] >= 0 && c[a] < dims[a];
+    c[a] = std::min(std::max(c[a], 0), dims[a] - 1);
+  }
+  return inside;
+}
+
+// The cell id of every particle (ncells for a rejected one).
 std::vector<int> cell_ids(const Particles& p) {
   const Grid& g = p.grid;
   std::vector<int> ids(static_cast<size_t>(p.n));
   for (size_t i = 0; i < ids.size(); ++i) {
     int c[3];
-    const int dims[3] = {g.nx, g.ny, g.nz};
-    bool inside = true;
-    for (int a = 0; a < 3; ++a) {
-      c[a] = static_cast<int>(std::floor(p.pos[4 * i + a] / g.cell));
-      inside = inside && c[a] >= 0 && c[a] < dims[a];
-      c[a] = std::min(std::max(c[a], 0), dims[a] - 1);
-    }
+    const bool inside = cell_of(p, i, c);
     ids[i] = !inside && g.reject_outside ? p.ncells : (c[2] * g.ny + c[1]) * g.nx + c[0];
   }
   return ids;
@@ -87,6 +98,101 @@ HostGrid host_grid(const std::vector<int>& ids, int ncells) {
   for (size_t i = 0; i < ids.size(); ++i)
     h.index[static_cast<size_t>(cursor[static_cast<size_t>(ids[i])]++)] = static_cast<int>(i);
   return h;
+}
+
+// The walks of the neighbour lists over a correct grid, in float arithmetic as a kernel does
+// it: one particle per slot of the grid (cell order), its candidates read from a copy of the
+// positions in that order, in which a row of three cells is one contiguous range, so that
+// consecutive walks read the same memory.
+class HostWalk {
+ public:
+  HostWalk(const Particles& p, const HostGrid& h) : p_(p), h_(h), sorted_(h.index.size() * 3) {
+    for (size_t k = 0; k < h.index.size(); ++k)
+      for (size_t a = 0; a < 3; ++a)
+        sorted_[k * 3 + a] = p.pos[4 * static_cast<size_t>(h.index[k]) + a];
+  }
+
+  // near(j) for every slot j of the cells around slot k whose particle is closer than the
+  // cell side (k itself included); false, with no walk, for a rejected particle.
+  template <class Near>
+  bool walk(size_t k, Near near) const {
+    const Grid& g = p_.grid;
+    int c[3];
+    if (!cell_of(p_, static_cast<size_t>(h_.index[k]), c) && g.reject_outside) return false;
+    const float r2 = g.cell * g.cell;
+    const float* q = sorted_.data();
+    const float x = q[k * 3], y = q[k * 3 + 1], z = q[k * 3 + 2];
+    const int x0 = std::max(c[0] - 1, 0), x1 = std::min(c[0] + 1, g.nx - 1);
+    for (int cz = std::max(c[2] - 1, 0); cz <= std::min(c[2] + 1, g.nz - 1); ++cz)
+      for (int cy = std::max(c[1] - 1, 0); cy <= std::min(c[1] + 1, g.ny - 1); ++cy) {
+        const size_t row = static_cast<size_t>((cz * g.ny + cy) * g.nx);
+        const size_t last = row + static_cast<size_t>(x1);
+        const size_t end = static_cast<size_t>(h_.start[last] + h_.count[last]);
+        for (size_t j = static_cast<size_t>(h_.start[row + static_cast<size_t>(x0)]); j < end;
+             ++j) {
+          const float dx = q[j * 3] - x, dy = q[j * 3 + 1] - y, dz = q[j * 3 + 2] - z;
+          if (dx * dx + dy * dy + dz * dz < r2) near(j);
+        }
+      }
+    return true;
+  }
+
+  // body(k) for every slot k, spread over the machine's cores (harness/parallel.h): the lists
+  // of 2^22 particles would take seconds on one, in every run of a part.
+  template <class Body>
+  void each_slot(Body body) const {
+    constexpr size_t kChunk = 4096;
+    const size_t n = h_.index.size();
+    gpulab::parallel_for((n + kChunk - 1) / kChunk, [&](size_t chunk) {
+      for (size_t k = chunk * kChunk; k < std::min(n, (chunk + 1) * kChunk); ++k) body(k);
+    });
+  }
+
+  // Each particle's neighbour count (0 for a rejected one), by particle.
+  std::vector<int> counts() const {
+    std::vector<int> count(h_.index.size(), 0);
+    each_slot([&](size_t k) {
+      int found = 0;
+      if (walk(k, [&](size_t) { ++found; }))
+        count[static_cast<size_t>(h_.index[k])] = found - 1;  // less the particle itself
+    });
+    return count;
+  }
+
+ private:
+  const Particles& p_;
+  const HostGrid& h_;
+  std::vector<float> sorted_;  // x, y, z per slot
+};
+
+// The total of the neighbour counts: the size of the lists.
+size_t list_capacity(const std::vector<int>& count) {
+  size_t total = 0;
+  for (int c : count) total += static_cast<size_t>(c);
+  if (total > static_cast<size_t>(INT_MAX))
+    throw std::runtime_error("the neighbour lists hold 2^31 neighbours or more");
+  return total;
+}
+
+// The neighbour lists of particle_grid.h in CSR form: counted, scanned, filled, as part 4 asks.
+struct HostLists {
+  std::vector<int> start, count, index;
+};
+
+HostLists host_lists(const Particles& p, const HostGrid& h) {
+  const HostWalk w(p, h);
+  HostLists l;
+  l.count = w.counts();
+  l.index.resize(list_capacity(l.count));
+  l.start.resize(l.count.size());
+  for (size_t i = 1; i < l.start.size(); ++i) l.start[i] = l.start[i - 1] + l.count[i - 1];
+  w.each_slot([&](size_t k) {
+    size_t at = static_cast<size_t>(l.start[static_cast<size_t>(h.index[k])]);
+    w.walk(k, [&](size_t j) {
+      if (j != k) l.index[at++] = h.index[j];
+    });
+  });
+  return l;
 }
 
 // One copy of `host` per input set, at different addresses: the trusted baseline's inputs and
@@ -143,22 +249,87 @@ void sort(RunContext& ctx) {
   build_part(ctx, build_grid_sort, "build_grid_sort");
 }
 
+// A correct grid as the inputs of a part, one copy per input set.
+struct GridInputs {
+  gpulab::DeviceInputs<int> start, count, index;
+  GridInputs(RunContext& ctx, const HostGrid& h)
+      : start(ctx, h.start.data(), h.start.size()),
+        count(ctx, h.count.data(), h.count.size()),
+        index(ctx, h.index.data(), h.index.size()) {}
+};
+
 void neighbours(RunContext& ctx) {
   const Particles p = load(ctx);
   const HostGrid h = host_grid(cell_ids(p), p.ncells);
   const int sets = gpulab::input_sets(ctx);
   gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
-  gpulab::DeviceInputs<int> start(ctx, h.start.data(), h.start.size());
-  gpulab::DeviceInputs<int> count(ctx, h.count.data(), h.count.size());
-  gpulab::DeviceInputs<int> index(ctx, h.index.data(), h.index.size());
+  GridInputs grid(ctx, h);
   gpulab::GpuIntOutputs out({"neighbours", {static_cast<size_t>(p.n)}}, sets);
   gpulab::run_gpu_part(
       ctx, out,
       [&](int s) {
-        count_neighbours(pos.get(s), p.n, p.grid, start.get(s), count.get(s), index.get(s),
-                         out.get(s));
+        count_neighbours(pos.get(s), p.n, p.grid, grid.start.get(s), grid.count.get(s),
+                         grid.index.get(s), out.get(s));
       },
       "count_neighbours");
+  ctx.result["work"] = static_cast<double>(p.n);
+}
+
+void neighbour_list(RunContext& ctx) {
+  const Particles p = load(ctx);
+  const HostGrid h = host_grid(cell_ids(p), p.ncells);
+  const size_t capacity = list_capacity(HostWalk(p, h).counts());
+  const int sets = gpulab::input_sets(ctx);
+  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  GridInputs grid(ctx, h);
+  const size_t n = static_cast<size_t>(p.n);
+  gpulab::GpuIntOutputs count({"nbr_count", {n}}, sets);
+  gpulab::GpuIntOutputs start({"nbr_start", {n}}, sets);
+  gpulab::GpuIntOutputs index({"nbr_index", {capacity}}, sets);
+  gpulab::run_gpu_part<int32_t>(
+      ctx, {&count, &start, &index},
+      [&](int s) {
+        build_neighbour_list(pos.get(s), p.n, p.grid, grid.start.get(s), grid.count.get(s),
+                             grid.index.get(s), count.get(s), start.get(s), index.get(s),
+                             static_cast<int>(capacity));
+      },
+      "build_neighbour_list");
+  ctx.result["work"] = static_cast<double>(p.n);
+}
+
+void energy_list(RunContext& ctx) {
+  const Particles p = load(ctx);
+  const HostLists l = host_lists(p, host_grid(cell_ids(p), p.ncells));
+  const int sets = gpulab::input_sets(ctx);
+  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<int> start(ctx, l.start.data(), l.start.size());
+  gpulab::DeviceInputs<int> count(ctx, l.count.data(), l.count.size());
+  gpulab::DeviceInputs<int> index(ctx, l.index.data(), l.index.size());
+  gpulab::GpuOutputs out({"energy", {static_cast<size_t>(p.n)}}, sets);
+  gpulab::run_gpu_part(
+      ctx, out,
+      [&](int s) {
+        energy_from_list(pos.get(s), p.n, p.grid.cell, start.get(s), count.get(s), index.get(s),
+                         out.get(s));
+      },
+      "energy_from_list");
+  ctx.result["work"] = static_cast<double>(p.n);
+}
+
+void energy_cells(RunContext& ctx) {
+  const Particles p = load(ctx);
+  const HostGrid h = host_grid(cell_ids(p), p.ncells);
+  const int sets = gpulab::input_sets(ctx);
+  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  GridInputs grid(ctx, h);
+  gpulab::GpuOutputs out({"energy", {static_cast<size_t>(p.n)}}, sets);
+  gpulab::run_gpu_part(
+      ctx, out,
+      [&](int s) {
+        energy_from_cells(pos.get(s), p.n, p.grid, grid.start.get(s), grid.count.get(s),
+                          grid.index.get(s), out.get(s));
+      },
+      "energy_from_cells");
   ctx.result["work"] = static_cast<double>(p.n);
 }
 
@@ -167,3 +338,6 @@ void neighbours(RunContext& ctx) {
 GPULAB_PART("atomic", true, atomic);
 GPULAB_PART("sort", true, sort);
 GPULAB_PART("neighbours", true, neighbours);
+GPULAB_PART("neighbour-list", true, neighbour_list);
+GPULAB_PART("energy-list", true, energy_list);
+GPULAB_PART("energy-cells", true, energy_cells);

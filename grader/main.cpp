@@ -1,5 +1,5 @@
 // gpulab: the command line for students (run), instructors (grade, grade-all, package, dist,
-// datasets, rubric) and developers (bench).
+// datasets, rubric, figures) and developers (bench).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -17,6 +17,7 @@
 #include "datasets_command.h"
 #include "environment_help.h"
 #include "exit_status.h"
+#include "figures_command.h"
 #include "grade.h"
 #include "grade_all.h"
 #include "grade_all_status.h"
@@ -406,6 +407,13 @@ int main(int argc, char** argv) {
   cache_cmd->add_flag("--clear", cache_clear, "Remove the cached datasets");
   cache_cmd->add_option("--lab", cache_lab, "With --clear: only this lab's");
 
+  FiguresOptions fig_o;
+  auto* fig_cmd = app.add_subcommand(
+      "figures", "Draw a lab's handout figures from its datasets and gpulab's own code");
+  fig_cmd->add_option("lab", fig_o.lab, "Lab id")->required();
+  fig_cmd->add_option("--out", fig_o.out,
+                      "Directory (default: handouts/figures/<lab>/ of the gpulab tree)");
+
   std::string rubric_lab;
   bool rubric_update = false;
   auto* rubric_cmd = app.add_subcommand("rubric", "Print a lab's rubric as Markdown");
@@ -506,6 +514,7 @@ int main(int argc, char** argv) {
       return datasets_command(ds_o, std::cout);
     }
     if (cache_cmd->parsed()) return cache_command(cache_clear, cache_lab, std::cout);
+    if (fig_cmd->parsed()) return figures_command(fig_o, std::cout);
     if (rubric_cmd->parsed()) return cmd_rubric(rubric_lab, rubric_update);
     if (completion_cmd->parsed()) {
       std::cout << completion_script(completion_shell);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Unpacks Debian packages carried to a GPU machine that has no package registry (bubblewrap,
-# CLI11, libarchive and what they need, binutils, OpenSSL's libcrypto) into a prefix, keeping only the shared
+# CLI11, libarchive and what they need, binutils, OpenSSL's libcrypto, libpng) into a prefix, keeping only the shared
 # libraries that the machine lacks, and prints the environment that uses them:
 #
 #   eval "$(bash scripts/gpu-prefix.sh DEB_DIR [PREFIX])"    # then: bash scripts/gpu-check.sh
@@ -9,7 +9,8 @@
 #   apt-get download bubblewrap libcli11-dev libarchive-dev libarchive13 libacl1 libbz2-1.0 \
 #     liblz4-1 liblzma5 libnettle8 libxml2 libzstd1 libicu72 libcap2 libselinux1 libpcre2-8-0 \
 #     binutils binutils-common binutils-x86-64-linux-gnu libbinutils libctf0 libctf-nobfd0 \
-#     libgprofng0 libjansson4 libssl-dev libssl3 python3-jsonschema python3-attr python3-pyrsistent
+#     libgprofng0 libjansson4 libssl-dev libssl3 libpng-dev libpng16-16 python3-jsonschema \
+#     python3-attr python3-pyrsistent
 # (python3-jsonschema: the e2e tests check every report they read against its schema.)
 set -euo pipefail
 debs=${1:?usage: gpu-prefix.sh DEB_DIR [PREFIX]}

@@ -17,10 +17,11 @@ cd "$(dirname "$0")/.."
 # against labs/lab.schema.json (tests/lab_schema/); python3-yaml reads the student kit's GitHub
 # Classroom workflow in its test (tests/e2e/kit_classroom_e2e.cpp). slurm-wlm (slurmctld, slurmd,
 # sbatch...) and munge run the private single-node cluster `grade-all --slurm` is tested on
-# (tests/slurm/).
+# (tests/slurm/). libpng-dev writes the handouts' figures as PNG (`gpulab figures`,
+# grader/png_file.h).
 packages=(cmake ninja-build g++ binutils doctest-dev nlohmann-json3-dev libcli11-dev
           libboost-context-dev clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
-          libarchive-dev libssl-dev bubblewrap python3 python3-jsonschema python3-yaml
+          libarchive-dev libssl-dev libpng-dev bubblewrap python3 python3-jsonschema python3-yaml
           slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do

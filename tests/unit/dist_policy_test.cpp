@@ -104,6 +104,24 @@ TEST_CASE("every path a handout names is one the student kit ships") {
   CHECK_FALSE(gpulab::select_files(Bundle::student_kit, {"labs/scan/scan.cu"}).empty());
 }
 
+TEST_CASE("every figure a handout shows is a file of the tree the student kit ships") {
+  const std::regex image(R"(!\[[^\]]*\]\(([^)\s]+)\))");
+  size_t figures = 0;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() / "handouts")) {
+    if (e.path().extension() != ".md") continue;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::sregex_iterator m(text.begin(), text.end(), image), end; m != end; ++m) {
+      const std::string shown = "handouts/" + (*m)[1].str();
+      INFO(e.path().filename().string() << " shows " << shown);
+      CHECK(std::filesystem::is_regular_file(test::source_dir() / shown));
+      CHECK_FALSE(gpulab::select_files(Bundle::student_kit, {shown}).empty());
+      ++figures;
+    }
+  }
+  CHECK(figures >= 6);
+}
+
 TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no reference") {
   const auto gs = paths(gpulab::select_files(Bundle::gradescope, kTracked));
   for (const char* wanted :

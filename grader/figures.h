@@ -1,0 +1,46 @@
+// The handouts' figures, drawn from gpulab's own code and data: the scan traces
+// (scan_trace.h), binning's occupancy and neighbour offsets from a public dataset's atoms,
+// scatter-gather's potential from the oracle's expected output. `gpulab figures`
+// (figures_command.h) writes each as SVG and PNG.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "figure_canvas.h"
+#include "lab_config.h"
+
+namespace gpulab {
+
+struct Figure {
+  std::string name;  // the files' stem: <name>.svg, <name>.png
+  Canvas canvas;
+};
+
+std::vector<Figure> scan_figures();
+std::vector<Figure> segmented_scan_figures();
+// `work` is an empty folder the datasets are generated into.
+std::vector<Figure> binning_figures(const LabConfig& lab, const std::filesystem::path& work);
+std::vector<Figure> scatter_gather_figures(const LabConfig& lab, const std::filesystem::path& work);
+
+// A public dataset of the lab, its inputs and the oracle's expected outputs, generated as a
+// grading does (dataset_store.h) into a cache under `work`. Throws std::runtime_error when the
+// lab has no such dataset.
+struct GeneratedDataset {
+  const DatasetSpec* spec;
+  std::filesystem::path input, expected;
+};
+GeneratedDataset generate_public_dataset(const LabConfig& lab, const std::string& name,
+                                         const std::filesystem::path& work);
+
+// The neighbour offsets of binning.md section 3 along one axis and in 3-D: a tile's points span
+// [a, a + extent] from its base bin's low face; offset o's bin spans [o·B, (o+1)·B].
+struct OffsetRange {
+  int lo, hi;  // the offsets the stretch from rc below to rc above the points touches
+};
+OffsetRange offset_range(double cutoff, double bin, double a, double extent);
+// The distance along one axis from the tile's points to the bin at offset o.
+double offset_gap(int o, double bin, double a, double extent);
+
+}  // namespace gpulab

@@ -1,0 +1,24 @@
+// gpulab figures: a lab's handout figures (figures.h), each as <name>.svg and <name>.png, into
+// handouts/figures/<lab>/ of the gpulab tree (where the handout links them) or --out.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+struct FiguresOptions {
+  std::string lab;
+  std::filesystem::path out;  // empty: handouts/figures/<lab>/ of the source tree
+};
+
+// The labs that have figures.
+std::vector<std::string> labs_with_figures();
+
+// Writes the figures, a line per file to `out`. Throws std::runtime_error for a lab without
+// figures (naming those with).
+int figures_command(const FiguresOptions& o, std::ostream& out);
+
+}  // namespace gpulab

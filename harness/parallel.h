@@ -25,4 +25,13 @@ void parallel_for(size_t n, Body body) {
   for (auto& t : pool) t.join();
 }
 
+// Calls body(i) for i in [0, n), `chunk` consecutive indices per task: for loops whose
+// iterations are too short to be claimed one at a time.
+template <class Body>
+void parallel_for_chunks(size_t n, size_t chunk, Body body) {
+  parallel_for((n + chunk - 1) / chunk, [&](size_t c) {
+    for (size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) body(i);
+  });
+}
+
 }  // namespace gpulab

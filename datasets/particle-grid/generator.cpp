@@ -301,13 +301,8 @@ class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
           }
         }
     };
-    // body(s) for every slot s, one task per chunk of slots.
-    auto each_slot = [&](auto&& body) {
-      constexpr size_t kChunk = 4096;
-      parallel_for((n + kChunk - 1) / kChunk, [&](size_t chunk) {
-        for (size_t s = chunk * kChunk; s < std::min(n, (chunk + 1) * kChunk); ++s) body(s);
-      });
-    };
+    // body(s) for every slot s, 4096 slots per task.
+    auto each_slot = [&](auto&& body) { parallel_for_chunks(n, 4096, body); };
     std::vector<int32_t> neighbours(n);
     each_slot([&](size_t s) {
       const size_t i = static_cast<size_t>(index[s]);

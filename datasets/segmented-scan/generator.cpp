@@ -319,17 +319,15 @@ void oracle_spmv(const std::filesystem::path& in, const std::filesystem::path& o
   const float* a = values.as<float>();
   const float* xv = x.as<float>();
   std::vector<double> y(n_rows), m(n_rows);
-  parallel_for((n_rows + 1023) / 1024, [&](size_t chunk) {
-    for (size_t r = chunk * 1024; r < std::min(n_rows, (chunk + 1) * 1024); ++r) {
-      double s = 0, abs_s = 0;
-      for (int k = rp[r]; k < rp[r + 1]; ++k) {
-        const double t = static_cast<double>(a[k]) * xv[ci[k]];
-        s += t;
-        abs_s += std::fabs(t);
-      }
-      y[r] = s;
-      m[r] = abs_s;
+  parallel_for_chunks(n_rows, 1024, [&](size_t r) {
+    double s = 0, abs_s = 0;
+    for (int k = rp[r]; k < rp[r + 1]; ++k) {
+      const double t = static_cast<double>(a[k]) * xv[ci[k]];
+      s += t;
+      abs_s += std::fabs(t);
     }
+    y[r] = s;
+    m[r] = abs_s;
   });
   write_npy(out / "y.npy", {n_rows}, y.data());
   write_npy(out / "y_magnitude.npy", {n_rows}, m.data());

@@ -141,11 +141,7 @@ class HostWalk {
   // of 2^22 particles would take seconds on one, in every run of a part.
   template <class Body>
   void each_slot(Body body) const {
-    constexpr size_t kChunk = 4096;
-    const size_t n = h_.index.size();
-    gpulab::parallel_for((n + kChunk - 1) / kChunk, [&](size_t chunk) {
-      for (size_t k = chunk * kChunk; k < std::min(n, (chunk + 1) * kChunk); ++k) body(k);
-    });
+    gpulab::parallel_for_chunks(h_.index.size(), 4096, body);
   }
 
   // Each particle's neighbour count (0 for a rejected one), by particle.

@@ -2,18 +2,16 @@
 // in any letter case (students' machines name them ALICE.ZIP too).
 #pragma once
 
-#include <algorithm>
-#include <cctype>
 #include <string>
+
+#include "letter_case.h"
 
 namespace gpulab {
 
 // The archive suffix of a file name, lower case (".zip", ".tar.gz", ".tgz"), or "" when it has
 // none. The name's own suffix is that many characters long.
 inline std::string archive_suffix(const std::string& file_name) {
-  std::string lower = file_name;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = lower_case(file_name);
   for (const std::string s : {".tar.gz", ".tgz", ".zip"})
     if (lower.size() > s.size() && lower.compare(lower.size() - s.size(), s.size(), s) == 0)
       return s;

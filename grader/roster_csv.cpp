@@ -1,12 +1,12 @@
 #include "roster_csv.h"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <map>
 #include <stdexcept>
 
 #include "csv_text.h"
+#include "letter_case.h"
 
 namespace gpulab {
 
@@ -18,11 +18,6 @@ std::string trimmed(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t");
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-std::string lowered(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 }  // namespace
@@ -42,7 +37,7 @@ std::vector<RosterPerson> parse_roster_csv(const std::string& text, const std::s
   std::map<std::string, size_t> at;
   const CsvRecord& header = records.front();
   for (size_t c = 0; c < header.fields.size(); ++c) {
-    const std::string name = lowered(trimmed(header.fields[c]));
+    const std::string name = lower_case(trimmed(header.fields[c]));
     if (std::find(std::begin(kColumns), std::end(kColumns), name) == std::end(kColumns)) continue;
     if (at.count(name))
       throw std::runtime_error("roster CSV " + file + ", row 1 (the header): column \"" + name +

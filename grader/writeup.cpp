@@ -1,13 +1,12 @@
 #include "writeup.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 
 #include "atomic_file.h"
 #include "joined_words.h"
+#include "letter_case.h"
 #include "safe_text.h"
 
 namespace gpulab {
@@ -21,12 +20,6 @@ std::string size_text(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
   return buf;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 // The lab's template, labs/<id>/<file>, as the student kit ships it; "" where there is none.
@@ -46,7 +39,7 @@ std::string what_to_do(const LabConfig& lab) {
 // An entry the intake listed whose name is the write-up's in another letter case.
 std::string misnamed(const Intake& intake, const std::string& file) {
   for (const auto& name : intake.ignored)
-    if (lower(name) == lower(file)) return quote_head(name, 160);
+    if (lower_case(name) == lower_case(file)) return quote_head(name, 160);
   return "";
 }
 

@@ -321,6 +321,15 @@ TEST_CASE(
     CHECK_FALSE(t.intake.writeup.text);
     CHECK(test::contains(t.intake.writeup.problem, "\"REPORT.md\" is a symbolic link"));
   }
+  SUBCASE("a hard link in a folder: the instructor's file under the write-up's name") {
+    test::write_file(dir / "sub" / "scan.cu", kSource);
+    fs::create_hard_link(dir / "secret.txt", dir / "sub" / "REPORT.md");
+    const Taken t = take_with_writeup(dir, dir / "sub");
+    REQUIRE(t.intake.accepted);
+    CHECK(t.intake.writeup.found);
+    CHECK_FALSE(t.intake.writeup.text);
+    CHECK(test::contains(t.intake.writeup.problem, "\"REPORT.md\" is a hard link"));
+  }
   SUBCASE("too large, in a folder") {
     test::write_file(dir / "sub" / "scan.cu", kSource);
     test::write_file(dir / "sub" / "REPORT.md", std::string(2000, 'x'));

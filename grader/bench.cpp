@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "bench_run.h"
+#include "bench_sweep.h"
 #include "dataset_store.h"
 #include "device.h"
 #include "exit_status.h"
@@ -10,32 +12,14 @@
 #include "paths.h"
 #include "process.h"
 #include "runner_client.h"
-#include "runner_protocol.h"
 
 namespace gpulab {
-
-namespace {
-
-// Runs `runner` on one part and dataset, timed as `mode` (runner flags) says, into a fresh
-// out_dir: the process's outcome and its result.json (null when there is none to read).
-std::pair<ProcessResult, nlohmann::json> run_timed(const std::filesystem::path& runner,
-                                                   const PartSpec& part, const DatasetDirs& d,
-                                                   const std::filesystem::path& out_dir,
-                                                   const std::vector<std::string>& mode) {
-  std::filesystem::remove_all(out_dir);
-  std::filesystem::create_directories(out_dir);
-  std::vector<std::string> argv =
-      runner_command(runner.string(), part.name, d.input.string(), out_dir.string());
-  argv.insert(argv.end(), mode.begin(), mode.end());
-  const ProcessResult p = run_process({argv, out_dir, 600, 16 * 1024, 0, 0, part.runner_env()});
-  return {p, read_result(out_dir)};
-}
-
-}  // namespace
 
 int bench(const BenchOptions& o, std::ostream& out) {
   const Paths paths = Paths::current();
   const LabConfig lab = LabConfig::load_id(paths.source, o.lab);
+  if (!o.sweep.empty()) return bench_sweep(lab, o, out);
+  if (!o.json.empty()) throw std::runtime_error("--json records a sweep: give --sweep NAME too");
   const DeviceInfo dev = device_preflight();
   const std::filesystem::path runner =
       o.runner.empty() ? paths.reference_runner(lab.id) : std::filesystem::path(o.runner);
@@ -68,7 +52,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
         const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
         // The part's own settings: a CPU part's may differ from the GPU parts'.
         const TimingPolicy& policy = lab.timing_for(part).policy;
-        const auto [p, r] = run_timed(runner, part, d, out_dir, timing_arguments(policy));
+        const auto [p, r] = bench_run(runner, part, d, out_dir, timing_arguments(policy));
         if (!p.ok() || !r.contains("timing")) {
           out << "  " << part.name << " on " << ds.name << ": failed, the runner " << p.describe()
               << "\n"
@@ -91,7 +75,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
         out << buf;
         // The lab's baseline, in a process of its own as grading times it (a part without one
         // reports none).
-        const auto [bp, b] = run_timed(runner, part, d, out_dir.string() + "-baseline",
+        const auto [bp, b] = bench_run(runner, part, d, out_dir.string() + "-baseline",
                                        timing_arguments(policy, kTimeBaselineFlag));
         if (bp.ok() && b.contains("baseline")) {
           const double bms = b["baseline"]["timing"]["median_ms"].get<double>();

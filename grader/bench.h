@@ -2,6 +2,7 @@
 // ceiling in lab.json, so a course can see what the hardware allows.
 #pragma once
 
+#include <filesystem>
 #include <ostream>
 #include <string>
 
@@ -11,6 +12,8 @@ struct BenchOptions {
   std::string lab;
   std::string part;    // empty: every part
   std::string runner;  // empty: the reference runner; else a runner to bench instead
+  std::string sweep;   // one of lab.json's bench_sweeps instead of the timing datasets
+  std::filesystem::path json;  // with sweep: where to record it (bench_record.h)
 };
 
 // Returns the process exit status: 0 when every benchmark ran; kExitNeedsGpu (exit_status.h)

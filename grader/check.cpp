@@ -15,6 +15,67 @@ namespace gpulab {
 
 namespace {
 
+// What a sum_magnitude tolerance reads beside the expected output: the magnitudes, the
+// tolerance, and the per-element arrays its bound takes (mapped, kept here).
+struct SumMagnitudeInputs {
+  NpyArray magnitude, terms, position, heads;
+  SumMagnitudeTolerance tol;
+  bool prefix = false;
+
+  PerElementBound per_element() const {
+    PerElementBound p;
+    p.prefix = prefix;
+    if (terms.mapped()) p.terms = terms.as<double>();
+    if (position.mapped()) p.position = position.as<double>();
+    if (heads.mapped()) p.heads = heads.as<uint8_t>();
+    return p;
+  }
+};
+
+// The inputs of the bound of `spec`'s output on `ds`, whose expected output is `expected`;
+// throws std::runtime_error where the dataset lacks one, or one has another shape.
+SumMagnitudeInputs sum_magnitude_inputs(const OutputSpec& spec, const nlohmann::json& params,
+                                        const DatasetDirs& ds, const NpyArray& expected) {
+  SumMagnitudeInputs in;
+  in.magnitude = map_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
+  in.tol.K = spec.tolerance.K;
+  in.tol.unit_roundoff = spec.tolerance.unit_roundoff;
+  // A per-element array the oracle wrote beside the expected output, of the same shape.
+  auto beside = [&](const std::string& name) {
+    const auto file = ds.expected / (name + ".npy");
+    NpyArray a = map_npy(file, DType::f64);
+    if (a.shape != expected.shape)
+      throw std::runtime_error(file.string() + " has shape " + a.shape_string() + ", not " +
+                               expected.shape_string() + " like the expected output");
+    return a;
+  };
+  if (spec.tolerance.position) in.position = beside(spec.name + "_position");
+  if (spec.tolerance.terms_constant > 0) {
+    in.tol.n_terms = spec.tolerance.terms_constant;
+  } else if (spec.tolerance.prefix_terms()) {
+    in.prefix = true;
+    if (!spec.tolerance.heads.empty()) {  // an input array: the flags a segmented scan reads
+      const auto file = ds.input / (spec.tolerance.heads + ".npy");
+      in.heads = map_npy(file, DType::u8);
+      if (in.heads.shape != expected.shape)
+        throw std::runtime_error(file.string() + " has shape " + in.heads.shape_string() +
+                                 ", not " + expected.shape_string() + " like the expected output");
+    }
+  } else if (spec.tolerance.per_element_terms()) {
+    in.terms = beside(spec.tolerance.terms_file());
+  } else if (!params.contains(spec.tolerance.terms) ||
+             !params.at(spec.tolerance.terms).is_number()) {
+    throw std::runtime_error("the tolerance of " + spec.name +
+                             " counts its terms with the "
+                             "dataset parameter \"" +
+                             spec.tolerance.terms +
+                             "\", which this dataset does not have as a number");
+  } else {
+    in.tol.n_terms = params.at(spec.tolerance.terms).get<double>();
+  }
+  return in;
+}
+
 // Compares one output file; `shape` receives the expected shape, for the message's indices.
 CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
                         const std::filesystem::path& got_path, const DatasetDirs& ds,
@@ -60,52 +121,9 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
                                 starts.as<int32_t>(), counts.as<int32_t>(), starts.count(), names);
   }
   if (ints) return compare_exact(got.as<int32_t>(), expected.as<int32_t>(), got.count());
-  const NpyArray magnitude = map_npy(ds.expected / (spec.name + "_magnitude.npy"), DType::f64);
-  SumMagnitudeTolerance tol;
-  tol.K = spec.tolerance.K;
-  tol.unit_roundoff = spec.tolerance.unit_roundoff;
-  // A per-element array the oracle wrote beside the expected output, of the same shape.
-  auto beside = [&](const std::string& name) {
-    const auto file = ds.expected / (name + ".npy");
-    NpyArray a = map_npy(file, DType::f64);
-    if (a.shape != expected.shape)
-      throw std::runtime_error(file.string() + " has shape " + a.shape_string() + ", not " +
-                               expected.shape_string() + " like the expected output");
-    return a;
-  };
-  NpyArray terms, position, heads;
-  PerElementBound per_element;
-  if (spec.tolerance.position) {
-    position = beside(spec.name + "_position");
-    per_element.position = position.as<double>();
-  }
-  if (spec.tolerance.terms_constant > 0) {
-    tol.n_terms = spec.tolerance.terms_constant;
-  } else if (spec.tolerance.prefix_terms()) {
-    per_element.prefix = true;
-    if (!spec.tolerance.heads.empty()) {  // an input array: the flags a segmented scan reads
-      const auto file = ds.input / (spec.tolerance.heads + ".npy");
-      heads = map_npy(file, DType::u8);
-      if (heads.shape != expected.shape)
-        throw std::runtime_error(file.string() + " has shape " + heads.shape_string() + ", not " +
-                                 expected.shape_string() + " like the expected output");
-      per_element.heads = heads.as<uint8_t>();
-    }
-  } else if (spec.tolerance.per_element_terms()) {
-    terms = beside(spec.tolerance.terms_file());
-    per_element.terms = terms.as<double>();
-  } else if (!params.contains(spec.tolerance.terms) ||
-             !params.at(spec.tolerance.terms).is_number()) {
-    throw std::runtime_error("the tolerance of " + spec.name +
-                             " counts its terms with the "
-                             "dataset parameter \"" +
-                             spec.tolerance.terms +
-                             "\", which this dataset does not have as a number");
-  } else {
-    tol.n_terms = params.at(spec.tolerance.terms).get<double>();
-  }
-  return compare_sum_magnitude(got.as<float>(), expected.as<double>(), magnitude.as<double>(),
-                               got.count(), tol, per_element);
+  const SumMagnitudeInputs in = sum_magnitude_inputs(spec, params, ds, expected);
+  return compare_sum_magnitude(got.as<float>(), expected.as<double>(), in.magnitude.as<double>(),
+                               got.count(), in.tol, in.per_element());
 }
 
 // The dataset's parameters, from its meta.json (tolerances count their terms with them).
@@ -115,6 +133,16 @@ nlohmann::json dataset_params(const DatasetDirs& ds) {
 }
 
 }  // namespace
+
+std::vector<double> element_bounds(const OutputSpec& spec, const DatasetDirs& ds) {
+  if (spec.dtype != "float32" || spec.tolerance.model != "sum_magnitude")
+    throw std::invalid_argument(spec.name + " has no per-element bound (not a float32 output " +
+                                "under the sum_magnitude tolerance)");
+  const NpyArray expected = map_npy(ds.expected / (spec.name + ".npy"), DType::f64);
+  const SumMagnitudeInputs in = sum_magnitude_inputs(spec, dataset_params(ds), ds, expected);
+  return sum_magnitude_bounds(in.magnitude.as<double>(), expected.count(), in.tol,
+                              in.per_element());
+}
 
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
                           const std::filesystem::path& out_dir, bool timed, bool repeated) {

@@ -27,6 +27,11 @@ struct CheckResult {
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
                           const std::filesystem::path& out_dir, bool timed, bool repeated = false);
 
+// Each element's bound on `spec`'s output on `ds`, as check_outputs compares it (a float32
+// output under the sum_magnitude tolerance: harness/compare.h); std::invalid_argument for
+// another output, std::runtime_error where the dataset lacks what the bound reads.
+std::vector<double> element_bounds(const OutputSpec& spec, const DatasetDirs& ds);
+
 // Compares the outputs of each timed sample k of a graded timed run (out_dir/sample<k>_<output>
 // .npy, harness/sample_protocol.h) with those of its own dataset, samples[k-1]. The message
 // names the samples that failed, with their first failing output.

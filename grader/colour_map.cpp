@@ -36,4 +36,9 @@ Rgb diverging_colour(double t) {
   return between(stops, (std::clamp(t, -1.0, 1.0) + 1) / 2);
 }
 
+Rgb alarm_colour(double t) {
+  static const Rgb stops[] = {{240, 70, 40}, {190, 20, 30}, {110, 0, 20}};
+  return between(stops, t);
+}
+
 }  // namespace gpulab

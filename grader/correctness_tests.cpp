@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "error_map_files.h"
 #include "grade_phases.h"
 #include "kept_outputs.h"
 #include "reference_time.h"
@@ -25,6 +26,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
   const DatasetSpec* const called_twice = called_twice_on(c_.lab, part, scope);
   std::string leaked_on;                  // the dataset where a second call went wrong
   std::vector<size_t> correctness_tests;  // their places in the report
+  bool mapped = false;  // a map of where an output is wrong was drawn: one a part is enough
   for (const auto& g : c_.lab.groups) {
     if (scope.group_off_backend(g, rubric))
       out_.info(part.name + ": correctness on the " + g.name + " datasets not run (" +
@@ -45,7 +47,8 @@ bool CorrectnessTests::grade(const PartSpec& part) {
       RunOutcome o;
       CheckResult c;
       bool bug_found = false;
-      int job = -1;  // its place among compute-sanitizer's jobs, or none
+      int job = -1;          // its place among compute-sanitizer's jobs, or none
+      std::string map_note;  // where the map of where it is wrong is (error_map_files.h)
     };
     std::vector<Ran> ran;
     std::vector<SanitizerRuns::Job> jobs;
@@ -71,6 +74,15 @@ bool CorrectnessTests::grade(const PartSpec& part) {
           return check_outputs(c_.lab, part, r.d, out, false, twice);
         }();
         if (r.c.state_leak) leaked_on = ds->name;
+        // Never of a hidden dataset, whose details are the instructor's (below).
+        if (!r.c.pass && !g.hidden && !mapped) {
+          const ScopedPhase phase(GradePhase::kCheck);
+          if (auto drawn = draw_error_map_files(c_.lab, part, r.d, out, c_.o, c_.log)) {
+            mapped = true;
+            r.map_note = std::move(drawn->note);
+            if (drawn->image) out_.image(std::move(*drawn->image));
+          }
+        }
         // The check above says what is wrong with an output not kept; the log repeats it.
         if (!c_.o.keep_outputs.empty() && !g.hidden)
           if (const std::string not_kept = keep_outputs(c_.lab, part, r.d, out, c_.o.keep_outputs);
@@ -106,6 +118,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
         row.err_over_bound = r.c.max_err_over_bound;
         passed += pass;
         line = std::string(pass ? "PASS " : "FAIL ") + r.ds->name + ": " + r.c.message;
+        if (!r.map_note.empty()) line += "\n" + r.map_note;
         if (r.c.pass && r.bug_found)
           line +=
               "\nThe outputs are right, but the CPU backend found a bug that can give "

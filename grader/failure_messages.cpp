@@ -3,6 +3,7 @@
 #include <sstream>
 #include <vector>
 
+#include "error_map_files.h"
 #include "safe_text.h"
 
 namespace gpulab {
@@ -68,8 +69,8 @@ std::vector<std::string> shortened_message(const std::string& output) {
       in_block = failed && !shown_one ? shown : left_out;
       shown_one = shown_one || failed;
       if (in_block == left_out) continue;
-    } else if (in_block == left_out) {
-      continue;
+    } else if (in_block == left_out && line.rfind(kErrorMapNote, 0) != 0) {
+      continue;  // but where a map of the error is, which names its dataset
     }
     if (repeats(line, kept)) continue;
     if (output_heading) kept.push_back("Its output:");

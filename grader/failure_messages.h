@@ -3,7 +3,8 @@
 // got and bound, the CPU backend's findings with file and line), as the report's test output
 // says it, shortened for a terminal:
 //  - of a test's per-dataset lines ("PASS d: ..." / "FAIL d: ..."), the first failing dataset's
-//    in full and the other failing datasets by name; passing ones are left out;
+//    in full and the other failing datasets by name, with where a map of the error is
+//    (error_map_files.h); passing ones are left out;
 //  - a line that only repeats one shown before (a runner echoing the message it failed with)
 //    is left out;
 //  - at most kFailureLinesShown lines per message, each cut at kFailureLineBytes;

@@ -1,7 +1,9 @@
 // The handouts' figures, drawn from gpulab's own code and data: the scan traces
-// (scan_trace.h), binning's occupancy and neighbour offsets from a public dataset's atoms,
-// scatter-gather's potential from the oracle's expected output. `gpulab figures`
-// (figures_command.h) writes each as SVG and PNG.
+// (scan_trace.h) and histogram's sort and find-starts trace (find_starts_trace.h); binning's
+// occupancy and neighbour offsets from a public dataset's atoms; from the oracles' expected
+// outputs, scatter-gather's potential, histogram's skewed counts, particle-grid's cell counts
+// and neighbour-list lengths; and each lab's bench plots from their records (bench_record.h).
+// `gpulab figures` (figures_command.h) writes each as SVG and PNG.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +12,7 @@
 
 #include "figure_canvas.h"
 #include "lab_config.h"
+#include "paths.h"
 
 namespace gpulab {
 
@@ -22,7 +25,12 @@ std::vector<Figure> scan_figures();
 std::vector<Figure> segmented_scan_figures();
 // `work` is an empty folder the datasets are generated into.
 std::vector<Figure> binning_figures(const LabConfig& lab, const std::filesystem::path& work);
+std::vector<Figure> histogram_figures(const LabConfig& lab, const std::filesystem::path& work);
+std::vector<Figure> particle_grid_figures(const LabConfig& lab, const std::filesystem::path& work);
 std::vector<Figure> scatter_gather_figures(const LabConfig& lab, const std::filesystem::path& work);
+// A plot per bench sweep of the lab (lab.json's bench_sweeps), from its record in docs/bench/
+// (bench_record.h); throws where a record is missing or does not match the sweep.
+std::vector<Figure> sweep_figures(const LabConfig& lab, const Paths& paths);
 
 // A public dataset of the lab, its inputs and the oracle's expected outputs, generated as a
 // grading does (dataset_store.h) into a cache under `work`. Throws std::runtime_error when the

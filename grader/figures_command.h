@@ -14,8 +14,8 @@ struct FiguresOptions {
   std::filesystem::path out;  // empty: handouts/figures/<lab>/ of the source tree
 };
 
-// The labs that have figures.
-std::vector<std::string> labs_with_figures();
+// The labs of the tree at `source` that have figures: drawn from data, or bench plots.
+std::vector<std::string> labs_with_figures(const std::filesystem::path& source);
 
 // Writes the figures, a line per file to `out`. Throws std::runtime_error for a lab without
 // figures (naming those with).

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "correctness_tests.h"
+#include "error_map_files.h"
 #include "file_lock.h"
 #include "grade_context.h"
 #include "grade_phases.h"
@@ -82,6 +83,7 @@ class Grading {
     prepare_work_dir();
     c_.sandbox.stage_runs_in(c_.work);
 
+    remove_error_maps(c_.lab, c_.o);  // an earlier grading's, of another submission perhaps
     ReportBuilder out(report, c_.lab, c_.scope);
     const auto src = c_.work / "submission";
     IntakeSpec intake_spec = IntakeSpec::of(c_.lab);

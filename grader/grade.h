@@ -53,6 +53,10 @@ struct GradeOptions {
   // submission holds is kept beside it, and the report says so (writeup.h); empty: no write-up
   // is looked for (gpulab run, time).
   std::filesystem::path writeup_beside;
+  // The report (gpulab grade's --out, run's --out) beside which the map of each part's first
+  // failing public dataset is drawn (error_map_files.h); with keep_outputs, the maps go there
+  // instead. Both empty: no map is drawn, and the failure says how to get one.
+  std::filesystem::path error_maps_beside;
   // gpulab time (time_command.h): called once the submission is built, in place of grading its
   // parts, with the grading's context, its reference and baseline runners and its report.
   std::function<void(GradeContext&, RunnerBuilds&, ReportBuilder&)> measure;

@@ -67,11 +67,11 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   } catch (const nlohmann::json::exception& e) {
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
-  r.only_keys(
-      j, "lab",
-      {"$schema", "id", "title", "interface", "student_files", "driver_files",
-       "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups", "timing",
-       "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope", "writeup"});
+  r.only_keys(j, "lab",
+              {"$schema", "id", "title", "interface", "student_files", "driver_files",
+               "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups",
+               "timing", "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope",
+               "writeup", "bench_sweeps"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -303,6 +303,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   }
   c.gradescope = GradescopePolicy::parse(j.value("gradescope", nlohmann::json()), r);
   if (j.contains("writeup")) c.writeup = parse_writeup(j["writeup"], c, r);
+  if (j.contains("bench_sweeps")) c.bench_sweeps = parse_bench_sweeps(j["bench_sweeps"], c, r);
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_sweep_spec.h"
 #include "gradescope_policy.h"
 #include "lab_timing.h"
 #include "run_limit.h"
@@ -160,6 +161,8 @@ struct LabConfig {
   GradescopePolicy gradescope;
   // lab.json's "writeup"; none without the key.
   std::optional<WriteupSpec> writeup;
+  // lab.json's "bench_sweeps" (bench_sweep_spec.h); none without the key.
+  std::vector<BenchSweep> bench_sweeps;
 
   static LabConfig load(const std::filesystem::path& lab_json);
   // The lab `id` of the tree at source_root (labs/<id>/lab.json); an unknown id is refused with

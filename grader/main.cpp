@@ -373,6 +373,13 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("lab", bench_o.lab, "Lab id")->required();
   bench_cmd->add_option("--part", bench_o.part, "Only this part (default: every part)");
   bench_cmd->add_option("--runner", bench_o.runner, "Bench this runner instead of the reference");
+  auto* sweep_opt = bench_cmd->add_option(
+      "--sweep", bench_o.sweep,
+      "Time the reference over one of lab.json's bench_sweeps (a handout's plot) instead");
+  bench_cmd->add_option("--json", bench_o.json, "With --sweep: record it in this file")
+      ->needs(sweep_opt);
+  bench_cmd->get_option("--part")->excludes(sweep_opt);
+  bench_cmd->get_option("--runner")->excludes(sweep_opt);
 
   BenchGraderOptions bg_o;
   if (!kCudaRunnersBuilt) bg_o.backend = "sim";
@@ -443,6 +450,7 @@ int main(int argc, char** argv) {
       run_o.allow_unsandboxed = !run_require_sandbox;
       run_o.performance = !run_no_time;
       run_o.sanitize = run_sanitize;
+      run_o.error_maps_beside = run_out.path;
       stop_grading_on_signals(run_o, run_out);
       return run_and_show(run_o, run_out, run_verbose);
     }
@@ -451,7 +459,7 @@ int main(int argc, char** argv) {
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
       if (grade_cmd->count("--timeout")) grade_o.run_timeout_s = grade_timeout_s;
       grade_o.performance = !grade_no_time;
-      grade_o.writeup_beside = grade_out.path;
+      grade_o.writeup_beside = grade_o.error_maps_beside = grade_out.path;
       // Read before any student code runs, which could rewrite them where unsandboxed.
       const auto policy = GradescopePolicyInputs::read(grade_o.lab, submission_metadata);
       stop_grading_on_signals(grade_o, grade_out);

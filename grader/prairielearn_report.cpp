@@ -1,6 +1,7 @@
 #include "prairielearn_report.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "report_formats.h"
 
@@ -56,6 +57,34 @@ std::string info_lines(const Report& report) {
   return text;
 }
 
+// The PNG file's bytes as a data URL: base64 (RFC 4648), written here so that the report
+// writers need no library beyond JSON (tests/fuzz builds them alone).
+std::string png_data_url(const std::string& png) {
+  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string url = "data:image/png;base64,";
+  for (size_t i = 0; i < png.size(); i += 3) {
+    const size_t n = std::min<size_t>(3, png.size() - i);
+    uint32_t v = 0;
+    for (size_t k = 0; k < 3; ++k)
+      v = v << 8 | (k < n ? static_cast<unsigned char>(png[i + k]) : 0u);
+    for (size_t k = 0; k < 4; ++k) url += k <= n ? kDigits[(v >> (18 - 6 * k)) & 63] : '=';
+  }
+  return url;
+}
+
+// The report's images while their URLs fit kPrairieLearnImageBytes.
+nlohmann::json images_json(const Report& report) {
+  nlohmann::json a = nlohmann::json::array();
+  size_t bytes = 0;
+  for (const auto& image : report.images) {
+    std::string url = png_data_url(image.png);
+    if (bytes + url.size() > kPrairieLearnImageBytes) break;
+    bytes += url.size();
+    a.push_back({{"label", image.label}, {"url", std::move(url)}});
+  }
+  return a;
+}
+
 nlohmann::json test_json(const Test& t) {
   auto [message, output] = message_and_output(t);
   nlohmann::json j = {{"name", t.name},
@@ -96,6 +125,7 @@ nlohmann::json prairielearn_results(const Report& report) {
   j["output"] = info_lines(report);
   for (const auto& t : report.tests)
     if (t.visibility != "hidden" && !t.info) j["tests"].push_back(test_json(t));
+  if (nlohmann::json images = images_json(report); !images.empty()) j["images"] = std::move(images);
   return j;
 }
 

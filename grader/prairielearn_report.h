@@ -12,14 +12,20 @@
 //    tests on hidden datasets are shown at once with their points and how many datasets passed
 //    (their score is in the total anyway), never the datasets' details, which are those
 //    instructors-only tests.
-// No lab draws an image, so no report has "images".
+//  - images: the maps of where failing outputs are wrong (report.h's ReportImage), each a PNG
+//    inline as a data URL with its label, in the report's order while their URLs total at most
+//    kPrairieLearnImageBytes: PrairieLearn takes a results.json of up to 1 MB, and the tests'
+//    output needs the rest. A map left out is still named in its test's output.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 
 #include "report.h"
 
 namespace gpulab {
+
+constexpr size_t kPrairieLearnImageBytes = 400 * 1024;
 
 nlohmann::json prairielearn_results(const Report& report);
 

@@ -82,8 +82,19 @@ struct DatasetRow {
   double ratio = -1;  // the scored time ratio (median over rounds), where timed
 };
 
+// A picture for the student beside the tests: the map of where a failing output is wrong
+// (error_map_files.h), kept as a PNG file beside the report. PrairieLearn's results carry it
+// inline (prairielearn_report.h); the other formats name the file in the test's output. Not in
+// gpulab's own report: the file is beside it.
+struct ReportImage {
+  std::string label;  // what it shows, in words
+  std::string file;   // where it was kept, as the test's output names it
+  std::string png;    // the PNG file's bytes
+};
+
 struct Report {
   std::vector<Test> tests;
+  std::vector<ReportImage> images;
   std::vector<LeaderboardEntry> leaderboard;
   std::vector<DatasetRow> rows;
   std::string output;  // shown to students above the tests

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grade_scope.h"
@@ -41,6 +42,8 @@ class ReportBuilder {
                             bool passed);
 
   Test& test(size_t at) { return report_.tests.at(at); }
+  // A picture for the student (report.h's ReportImage).
+  void image(ReportImage i) { report_.images.push_back(std::move(i)); }
 
   // A row of the per-dataset table (gpulab run's), and a leaderboard entry.
   void row(DatasetRow r) { report_.rows.push_back(std::move(r)); }

@@ -68,6 +68,12 @@ std::string formats_help() {
   return s;
 }
 
+std::filesystem::path beside_report(const std::filesystem::path& report, const std::string& name) {
+  const std::string file = report.filename().string();
+  const std::string stem = file.substr(0, file.find('.'));
+  return report.parent_path() / ((stem.empty() ? file : stem) + "." + name);
+}
+
 std::string report_headline(const Report& report) {
   if (report.stopped_by)
     return "The grading was stopped (" + signal_name(report.stopped_by) +

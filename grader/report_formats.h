@@ -48,6 +48,11 @@ struct ReportOut {
   void write(const Report& report) const { write_report(path, report, format); }
 };
 
+// A file kept beside a report (the write-up, writeup.h; the error maps, error_map_files.h):
+// named by the report's name up to its first dot and `name` (results.json and "REPORT.md":
+// results.REPORT.md; grade-all's report.json.partial: report.REPORT.md).
+std::filesystem::path beside_report(const std::filesystem::path& report, const std::string& name);
+
 // What every format says to the student above the tests: why there is no score, where there is
 // none (stopped, the grader failed), then the report's output.
 std::string report_headline(const Report& report);

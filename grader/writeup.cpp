@@ -7,6 +7,7 @@
 #include "atomic_file.h"
 #include "joined_words.h"
 #include "letter_case.h"
+#include "report_formats.h"
 #include "safe_text.h"
 
 namespace gpulab {
@@ -46,9 +47,7 @@ std::string misnamed(const Intake& intake, const std::string& file) {
 }  // namespace
 
 fs::path writeup_copy(const fs::path& report, const std::string& file) {
-  const std::string name = report.filename().string();
-  const std::string stem = name.substr(0, name.find('.'));
-  return report.parent_path() / ((stem.empty() ? name : stem) + "." + file);
+  return beside_report(report, file);
 }
 
 Test keep_writeup(const LabConfig& lab, const IntakeSpec& spec, const Intake& intake,

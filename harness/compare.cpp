@@ -15,6 +15,30 @@ double SumMagnitudeTolerance::bound(double magnitude, double terms, double posit
   return K * unit_roundoff * (std::sqrt(std::max(terms, 1.0)) * magnitude + position);
 }
 
+double element_bound(const double* magnitude, size_t i, size_t start,
+                     const SumMagnitudeTolerance& tol, const PerElementBound& per_element) {
+  const double terms = per_element.prefix  ? static_cast<double>(i - start + 1)
+                       : per_element.terms ? per_element.terms[i]
+                                           : tol.n_terms;
+  return tol.bound(magnitude[i], terms, per_element.position ? per_element.position[i] : 0.0);
+}
+
+std::vector<double> sum_magnitude_bounds(const double* magnitude, size_t count,
+                                         const SumMagnitudeTolerance& tol,
+                                         const PerElementBound& per_element) {
+  std::vector<double> b(count);
+  size_t start = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (per_element.heads && per_element.heads[i]) start = i;
+    b[i] = element_bound(magnitude, i, start, tol, per_element);
+  }
+  return b;
+}
+
+double error_over_bound(double err, double bound) {
+  return bound > 0 ? err / bound : (err == 0 ? 0.0 : INFINITY);
+}
+
 std::string index_string(size_t flat, const std::vector<size_t>& shape) {
   if (shape.empty()) return "[" + std::to_string(flat) + "]";
   std::vector<size_t> idx(shape.size());
@@ -114,11 +138,7 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
     for (size_t i = begin; i < end; ++i) {
       const float g = got[i];
       if (per_element.heads && per_element.heads[i]) start = i;
-      const double terms = per_element.prefix  ? static_cast<double>(i - start + 1)
-                           : per_element.terms ? per_element.terms[i]
-                                               : tol.n_terms;
-      const double b =
-          tol.bound(magnitude[i], terms, per_element.position ? per_element.position[i] : 0.0);
+      const double b = element_bound(magnitude, i, start, tol, per_element);
       if (is_poison(g)) {
         if (!piece.have_unwritten) r.first_unwritten = i;
         piece.have_unwritten = true;
@@ -136,8 +156,7 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
         continue;
       }
       const double err = std::fabs(static_cast<double>(g) - expected[i]);
-      // A zero bound (no terms) demands an exact answer.
-      const double ratio = b > 0 ? err / b : (err == 0 ? 0.0 : INFINITY);
+      const double ratio = error_over_bound(err, b);
       if (ratio > r.max_err_over_bound) r.max_err_over_bound = ratio;
       if (err > b) {
         ++r.n_fail;

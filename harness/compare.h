@@ -39,6 +39,20 @@ struct PerElementBound {
   const uint8_t* heads = nullptr;
 };
 
+// Element i's bound under `tol` and `per_element`, as compare_sum_magnitude checks it; `start`
+// is where its prefix begins (with per_element.prefix: the last k <= i with heads[k] != 0, or 0
+// without heads; otherwise unused).
+double element_bound(const double* magnitude, size_t i, size_t start,
+                     const SumMagnitudeTolerance& tol, const PerElementBound& per_element);
+
+// Every element's bound, in one loop in order (the error maps, grader/error_map.h).
+std::vector<double> sum_magnitude_bounds(const double* magnitude, size_t count,
+                                         const SumMagnitudeTolerance& tol,
+                                         const PerElementBound& per_element = {});
+
+// An error as a fraction of its bound: a zero bound (no terms) demands an exact answer.
+double error_over_bound(double err, double bound);
+
 struct CompareResult {
   bool pass = false;
   size_t count = 0;

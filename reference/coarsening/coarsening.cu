@@ -18,9 +18,14 @@ namespace {
 
 // Measured on the H100 (docs/PERF.md): 16 points per thread keep the rsqrt unit at ~98% of its
 // peak; 8 reach it only with some unroll factors and block shapes (1.4 to 3.9 T evals/s measured).
-constexpr int kBlockX = 32;   // threads along x: one warp per row
-constexpr int kBlockY = 8;    // rows per block
-constexpr int kCoarsen = 16;  // points per thread, kBlockX apart
+// `gpulab bench coarsening --sweep points-per-thread` compiles this file with GPULAB_COARSEN
+// defined to each C of lab.json's sweep, for the handout's plot of throughput against C.
+#ifndef GPULAB_COARSEN
+#define GPULAB_COARSEN 16
+#endif
+constexpr int kBlockX = 32;               // threads along x: one warp per row
+constexpr int kBlockY = 8;                // rows per block
+constexpr int kCoarsen = GPULAB_COARSEN;  // points per thread, kBlockX apart
 constexpr int kChunk = 4000;  // atoms per launch: 64000 of constant memory's 65536 bytes
 constexpr int kTileX = kBlockX * kCoarsen;
 

@@ -281,6 +281,20 @@ std::vector<std::string> hidden_dataset_seeds(const std::string& lab_id) {
   return seeds;
 }
 
+// The names of the maps of where an output is wrong that grading may keep beside results.json
+// (grader/error_map_files.h): of public datasets only, never of a hidden one.
+std::set<std::string> public_error_maps(const std::string& lab_id) {
+  const gpulab::LabConfig lab = gpulab::LabConfig::load(kSource / "labs" / lab_id / "lab.json");
+  std::set<std::string> names;
+  for (const auto& part : lab.parts)
+    for (const auto& g : lab.groups)
+      for (const auto& ds : g.datasets)
+        if (!g.hidden)
+          for (const char* suffix : {".png", ".svg"})
+            names.insert("results." + part.name + "." + ds.name + ".error" + suffix);
+  return names;
+}
+
 // The grade options of an adversarial submission: expect.h's, with timing where it asks for it.
 std::vector<std::string> adversary_args(const Expected& e,
                                         const std::vector<std::string>& backend_args) {
@@ -409,7 +423,12 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
   std::set<std::string> beside_report;
   for (const auto& f : fs::directory_iterator(report_dir))
     beside_report.insert(f.path().filename().string());
-  CHECK(beside_report == std::set<std::string>{"results.json", kCanaryName});
+  CHECK(beside_report.count("results.json") == 1);
+  CHECK(beside_report.count(kCanaryName) == 1);
+  const std::set<std::string> maps = public_error_maps(e.lab);
+  for (const auto& name : beside_report)
+    CHECK_MESSAGE((name == "results.json" || name == kCanaryName || maps.count(name) == 1),
+                  "a file appeared beside the report: " << name);
   for (const auto& f : fs::directory_iterator(root))
     CHECK_MESSAGE((f.path() == report_dir || f.path() == submission || f.path() == root / "work"),
                   "a file appeared in the test's scratch directory: " << f.path());

@@ -3,6 +3,7 @@
 // needs a CUDA GPU; the sim suite grades every part on the CPU backend (CI, where it is built).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "e2e_util.h"
 #include "lab_config.h"
+#include "png_file.h"
 
 namespace {
 
@@ -291,9 +293,34 @@ TEST_SUITE("sim") {
     CHECK(contains(t, "dcs.cu:"));
   }
 
-  TEST_CASE("a dropped atom fails on the CPU backend") {
-    const json t = failing_public_test(kSubmissions / "bug-dropped-atom", "gather", kSim);
+  TEST_CASE("a dropped atom fails on the CPU backend, with a map of where beside the report") {
+    const fs::path report = scratch("error-map") / "results.json";
+    const Graded g = grade_to(report, "scatter-gather", kSubmissions / "bug-dropped-atom",
+                              sim_and({"--part", "gather", "--no-time"}), 120);
+    const json t = test_named(g.report, "gather: correctness on the public");
+    CHECK(t["score"] == 0);
     CHECK(contains(t, "FAIL dominant-last"));
+    // tiny fails first, but its one value a plane shows nothing of where: the next one is
+    // mapped, once for the part (grader/error_map_files.h).
+    const fs::path png = report.parent_path() / "results.gather.odd-33x31x5.error.png";
+    CHECK(gpulab::read_png(png).width > 0);
+    CHECK(read_text(png.parent_path() / "results.gather.odd-33x31x5.error.svg")
+              .find("values over the bound") != std::string::npos);
+    CHECK_MESSAGE(contains(t,
+                           "A map of where potential is wrong on odd-33x31x5 (each value's "
+                           "error over its bound; plane k = "),
+                  t.dump(2));
+    // By its name beside the report: the grader's folder is not the student's to see.
+    CHECK(contains(t, "results.gather.odd-33x31x5.error.png beside the report"));
+    CHECK_FALSE(contains(t, png.string()));
+    // One map, and none of a hidden dataset, whose expected output is secret.
+    std::vector<std::string> beside;
+    for (const auto& f : fs::directory_iterator(report.parent_path()))
+      beside.push_back(f.path().filename().string());
+    std::sort(beside.begin(), beside.end());
+    CHECK(beside == std::vector<std::string>{"results.gather.odd-33x31x5.error.png",
+                                             "results.gather.odd-33x31x5.error.svg",
+                                             "results.json"});
   }
 
   TEST_CASE("half-precision inputs are rejected on the CPU backend") {

@@ -180,6 +180,7 @@ TEST_SUITE("student-kit") {
       return p.exit_code == 0;
     };
     for (const char* made : {"build/gpulab", "build/cache/datasets/scan/x.npy", "results.json",
+                             "results.gather.medium.error.png", "results.gather.medium.error.svg",
                              "kept/exclusive/int-1/out.npy", "data/public/int-1/in.npy"})
       CHECK_MESSAGE(ignored(made), made);
     for (const char* own : {"labs/scan/scan.cu", "labs/scatter-gather/dcs.cu", "README.md",

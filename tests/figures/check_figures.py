@@ -2,7 +2,8 @@
 """The handouts' figures are what `gpulab figures` draws now: for every lab with a folder in
 handouts/figures/, the command is run into a temporary folder and each file must be there, with
 the same bytes, and nothing more or less; every SVG must parse as XML, every figure be shown by
-its lab's handout, and a lab without figures be refused.
+its lab's handout, and a lab without figures (or, where every lab has some, a name that is no
+lab) be refused.
 
     tests/figures/check_figures.py --gpulab build/gpulab --source .
 
@@ -58,10 +59,19 @@ def main():
             for name in kept:
                 if name.endswith(".svg") and f"](figures/{lab}/{name})" not in handout:
                     problems.append(f"handouts/{lab}.md does not show figures/{lab}/{name}")
-        refused = subprocess.run([args.gpulab, "figures", "histogram", "--out",
+        # A lab without figures is refused, naming the labs that have some; where every lab
+        # has figures, a name that is no lab is refused.
+        labs_dir = os.path.join(args.source, "labs")
+        without = [lab for lab in sorted(os.listdir(labs_dir))
+                   if os.path.isfile(os.path.join(labs_dir, lab, "lab.json"))
+                   and lab not in labs]
+        name = without[0] if without else "no-such-lab"
+        refused = subprocess.run([args.gpulab, "figures", name, "--out",
                                   os.path.join(tmp, "none")], capture_output=True, text=True)
-        if refused.returncode == 0 or "labs with figures" not in refused.stderr:
-            problems.append("gpulab figures histogram (a lab without figures) was not refused")
+        expected = "labs with figures" if without else f'"{name}"'
+        if refused.returncode == 0 or expected not in refused.stderr:
+            what = "a lab without figures" if without else "no lab"
+            problems.append(f"gpulab figures {name} ({what}) was not refused")
     for p in problems:
         print(p)
     if problems:

@@ -39,8 +39,10 @@ def apply_patch(doc, patch):
         target = doc
         for p in parents:
             target = target[int(p)] if isinstance(target, list) else target[p]
-        key = int(last) if isinstance(target, list) else last
-        if op["op"] == "remove":
+        key = (len(target) if last == "-" else int(last)) if isinstance(target, list) else last
+        if op["op"] == "add" and isinstance(target, list):
+            target.insert(key, op["value"])  # RFC 6902: add inserts into an array
+        elif op["op"] == "remove":
             del target[key]
         elif op["op"] in ("add", "replace"):
             if op["op"] == "replace" and (key not in target if isinstance(target, dict)

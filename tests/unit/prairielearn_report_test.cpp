@@ -156,3 +156,26 @@ TEST_CASE("prairielearn: a grading with no points to give is not gradable, never
   CHECK(has(j["message"], "Nothing graded here carries points"));
   CHECK(has(j["output"], "This part needs a GPU."));
 }
+
+TEST_CASE("prairielearn: the maps of where outputs are wrong go inline, within their budget") {
+  Report r = graded();
+  CHECK_FALSE(results(r).contains("images"));  // none drawn: no key
+  const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + "pixels";
+  r.images.push_back(
+      {"potential of gather on dataset medium", "results.gather.medium.error.png", png});
+  // Past the budget with the first: left out, though its file is named in the test's output.
+  r.images.push_back({"a huge map", "results.scatter.medium.error.png",
+                      std::string(gpulab::kPrairieLearnImageBytes, 'x')});
+  const json j = results(r);
+  REQUIRE(j["images"].size() == 1);
+  CHECK(j["images"][0]["label"] == "potential of gather on dataset medium");
+  // base64 of the 14 bytes.
+  CHECK(j["images"][0]["url"] == "data:image/png;base64,iVBORw0KGgpwaXhlbHM=");
+  // Each padding: RFC 4648's examples.
+  const std::pair<const char*, const char*> cases[] = {
+      {"M", "TQ=="}, {"Ma", "TWE="}, {"Man", "TWFu"}, {"Many", "TWFueQ=="}};
+  for (const auto& [bytes, base64] : cases) {
+    r.images = {{"a map", "m.png", bytes}};
+    CHECK(results(r)["images"][0]["url"] == std::string("data:image/png;base64,") + base64);
+  }
+}

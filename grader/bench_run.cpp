@@ -1,0 +1,21 @@
+#include "bench_run.h"
+
+#include "runner_client.h"
+#include "runner_protocol.h"
+
+namespace gpulab {
+
+std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& runner,
+                                                   const PartSpec& part, const DatasetDirs& d,
+                                                   const std::filesystem::path& out_dir,
+                                                   const std::vector<std::string>& mode) {
+  std::filesystem::remove_all(out_dir);
+  std::filesystem::create_directories(out_dir);
+  std::vector<std::string> argv =
+      runner_command(runner.string(), part.name, d.input.string(), out_dir.string());
+  argv.insert(argv.end(), mode.begin(), mode.end());
+  const ProcessResult p = run_process({argv, out_dir, 600, 16 * 1024, 0, 0, part.runner_env()});
+  return {p, read_result(out_dir)};
+}
+
+}  // namespace gpulab

@@ -1,0 +1,24 @@
+// One timed run for gpulab bench and its sweeps: the runner in a process of its own on one part
+// and dataset, timed as `mode` (runner flags: timing_arguments) says.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dataset_store.h"
+#include "lab_config.h"
+#include "process.h"
+
+namespace gpulab {
+
+// Runs into a fresh out_dir: the process's outcome and its result.json (null when there is
+// none to read). With `mode` empty, a plain run whose outputs check.h can compare.
+std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& runner,
+                                                   const PartSpec& part, const DatasetDirs& d,
+                                                   const std::filesystem::path& out_dir,
+                                                   const std::vector<std::string>& mode);
+
+}  // namespace gpulab

@@ -1,11 +1,13 @@
 #include "build.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
 
+#include "forbidden_calls.h"
 #include "grade_phases.h"
 #include "linked_libraries.h"
 #include "process.h"
@@ -25,6 +27,9 @@ constexpr size_t kBuildAddressSpace = size_t{8} << 30;
 constexpr size_t kBuildFileSize = size_t{1} << 30;
 // What nm may print about one object: far above the labs' largest (about 100 KB on the sim).
 constexpr size_t kSymbolListingLimit = size_t{16} << 20;
+// Names c++filt is given at once: CUB's instantiations run to thousands of characters, and a
+// command line has a limit.
+constexpr size_t kDemangledAtOnce = 256;
 // Findings quoted in full in the build's message; the rest are counted.
 constexpr size_t kFindingsShown = 10;
 // What a report quotes of a compiler's output: its start, where the first errors are.
@@ -35,7 +40,10 @@ using BuildTool = std::function<ProcessResult(const std::vector<std::string>&, s
 
 // The names as people read them: C++ names demangled by c++filt, in the sandbox like nm, since
 // they are the submission's (C names are shown as they are).
-std::vector<std::string> demangled(const std::vector<std::string>& names, const BuildTool& run) {
+// `read`, where given, says whether c++filt gave a line for each name.
+std::vector<std::string> demangled(const std::vector<std::string>& names, const BuildTool& run,
+                                   bool* read = nullptr) {
+  if (read) *read = true;
   std::vector<std::string> mangled;
   for (const auto& n : names)
     if (n.rfind("_Z", 0) == 0) mangled.push_back(n);
@@ -46,12 +54,40 @@ std::vector<std::string> demangled(const std::vector<std::string>& names, const 
   std::vector<std::string> lines;
   std::istringstream in(r.output);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  if (!r.ok() || lines.size() != mangled.size()) return names;
+  if (!r.ok() || lines.size() != mangled.size()) {
+    if (read) *read = false;
+    return names;
+  }
   std::vector<std::string> shown = names;
   size_t next = 0;
   for (auto& n : shown)
     if (n.rfind("_Z", 0) == 0) n = lines[next++];
   return shown;
+}
+
+// What one object uses of the lab's forbidden calls (forbidden_calls.h), a line each; its
+// symbols that may name CUB or Thrust are demangled in batches, in the build's sandbox.
+std::string forbidden_calls_in(const LabConfig& lab, const std::string& file,
+                               const std::vector<NmSymbol>& symbols, const BuildTool& run) {
+  if (lab.forbidden_calls.names.empty()) return "";
+  std::vector<std::string> candidates;
+  for (const NmSymbol& s : symbols)
+    if (may_name_cccl(s.name)) candidates.push_back(s.name);
+  std::vector<std::string> names;
+  for (size_t at = 0; at < candidates.size(); at += kDemangledAtOnce) {
+    const std::vector<std::string> batch(
+        candidates.begin() + at,
+        candidates.begin() + std::min(candidates.size(), at + kDemangledAtOnce));
+    bool read = false;
+    for (std::string& n : demangled(batch, run, &read)) names.push_back(std::move(n));
+    // Names not read could hide a forbidden one: the build stops rather than pass them.
+    if (!read)
+      return "gpulab could not read the names of " + file +
+             "'s symbols (c++filt failed), so it cannot check them for library code this lab "
+             "does not allow\n";
+  }
+  return describe_forbidden_uses(file, forbidden_uses(names, lab.forbidden_calls),
+                                 lab.forbidden_calls);
 }
 
 // The definitions in the submission's objects that would replace a linked library's symbols
@@ -74,7 +110,7 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
   const SymbolPolicy policy(
       libraries, interface_names(driver ? driver->symbols : std::vector<NmSymbol>{}, libraries));
   std::vector<std::pair<std::string, SymbolFinding>> findings;
-  std::string startup;
+  std::string startup, forbidden;
   for (const auto& [file, object] : objects) {
     // Undefined symbols too: the startup policy refuses calls of the runtime's test hook.
     const ProcessResult r = run({"nm", "-P", object}, kSymbolListingLimit);
@@ -91,7 +127,9 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
         startup_findings(parse_readelf_sections(sections.output), symbols);
     if (!early.empty()) startup += describe_startup_findings(file, early) + "\n";
     for (const SymbolFinding& f : policy.check(symbols)) findings.push_back({file, f});
+    forbidden += forbidden_calls_in(lab, file, symbols, run);
   }
+  startup += forbidden;
   if (findings.empty()) return startup;
   std::vector<std::string> names;
   for (size_t i = 0; i < findings.size() && i < kFindingsShown; ++i)

@@ -71,7 +71,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
               {"$schema", "id", "title", "interface", "student_files", "driver_files",
                "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups",
                "timing", "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope",
-               "writeup", "bench_sweeps"});
+               "writeup", "bench_sweeps", "forbidden_calls"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -304,6 +304,8 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   c.gradescope = GradescopePolicy::parse(j.value("gradescope", nlohmann::json()), r);
   if (j.contains("writeup")) c.writeup = parse_writeup(j["writeup"], c, r);
   if (j.contains("bench_sweeps")) c.bench_sweeps = parse_bench_sweeps(j["bench_sweeps"], c, r);
+  if (j.contains("forbidden_calls"))
+    c.forbidden_calls = parse_forbidden_calls(j["forbidden_calls"], r);
   return c;
 }
 

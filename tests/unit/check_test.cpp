@@ -10,35 +10,14 @@
 
 #include "compare.h"
 #include "dataset_store.h"
+#include "gather_dataset.h"
 #include "lab_config.h"
 #include "npy.h"
 #include "test_util.h"
 
 namespace {
 
-struct Fixture {
-  test::TempDir dir;
-  gpulab::LabConfig lab =
-      gpulab::LabConfig::load(test::source_dir() / "labs" / "scatter-gather" / "lab.json");
-  gpulab::DatasetDirs ds;
-  const gpulab::PartSpec* part = lab.part("gather");
-  std::vector<size_t> shape = {5, 31, 33};
-
-  Fixture() {
-    gpulab::GroupSpec group = lab.groups.at(0);
-    gpulab::DatasetSpec spec{
-        "odd", {{"nx", 33}, {"ny", 31}, {"nz", 5}, {"n_atoms", 37}, {"h", 0.5}}, 3, {}};
-    ds = gpulab::materialize(lab, group, spec, "", dir / "datasets");
-    std::filesystem::create_directories(dir / "out");
-  }
-
-  // The oracle's answer rounded to float: what a correct runner writes.
-  std::vector<float> correct() const {
-    const gpulab::NpyArray e = gpulab::read_npy(ds.expected / "potential.npy");
-    std::vector<float> v(e.count());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(e.as<double>()[i]);
-    return v;
-  }
+struct Fixture : test::GatherDataset {
   gpulab::CheckResult check(bool timed) const {
     return gpulab::check_outputs(lab, *part, ds, dir / "out", timed);
   }

@@ -14,6 +14,7 @@
 #include "colour_map.h"
 #include "dataset_store.h"
 #include "error_map_files.h"
+#include "gather_dataset.h"
 #include "lab_config.h"
 #include "npy.h"
 #include "png_file.h"
@@ -158,29 +159,14 @@ TEST_CASE("error map: a wide rank-2 output is drawn in blocks, each its worst") 
 
 namespace {
 
-// A public dataset of scatter-gather, odd-33x31x5 (5 x 31 x 33), made as grading makes it.
-struct Dataset {
-  test::TempDir dir;
-  gpulab::LabConfig lab =
-      gpulab::LabConfig::load(test::source_dir() / "labs" / "scatter-gather" / "lab.json");
-  gpulab::DatasetDirs ds;
-  const gpulab::PartSpec* part = lab.part("gather");
-  std::vector<size_t> shape = {5, 31, 33};
-
-  Dataset() {
-    const gpulab::GroupSpec& group = lab.groups.at(0);
-    const auto spec = std::find_if(group.datasets.begin(), group.datasets.end(),
-                                   [](const auto& s) { return s.name == "odd-33x31x5"; });
-    REQUIRE(spec != group.datasets.end());
-    ds = gpulab::materialize(lab, group, *spec, "", dir / "datasets");
-    std::filesystem::create_directories(dir / "out");
-  }
+// A public dataset of scatter-gather, odd-33x31x5 (5 x 31 x 33): the maps are named after it.
+struct Dataset : test::GatherDataset {
+  Dataset() : GatherDataset("odd-33x31x5") {}
   // The oracle's answer rounded to float, with element `at` moved by `times` its bound.
   void write_output(size_t at, double times) const {
     const gpulab::NpyArray e = gpulab::read_npy(ds.expected / "potential.npy");
     const std::vector<double> bound = gpulab::element_bounds(lab.outputs.at("potential"), ds);
-    std::vector<float> v(e.count());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(e.as<double>()[i]);
+    std::vector<float> v = correct();
     v[at] = static_cast<float>(e.as<double>()[at] + times * bound[at]);
     gpulab::write_npy(dir / "out" / "potential.npy", shape, v.data());
   }

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include "gather_dataset.h"
 #include "npy.h"
 #include "test_util.h"
 
@@ -12,21 +13,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Fixture {
-  test::TempDir dir;
-  gpulab::LabConfig lab =
-      gpulab::LabConfig::load(test::source_dir() / "labs" / "scatter-gather" / "lab.json");
-  gpulab::DatasetDirs ds;
-  const gpulab::PartSpec* part = lab.part("gather");
-  std::vector<size_t> shape = {5, 31, 33};
+struct Fixture : test::GatherDataset {
   fs::path kept = dir / "kept" / "gather" / "odd";
 
-  Fixture() {
-    const gpulab::DatasetSpec spec{
-        "odd", {{"nx", 33}, {"ny", 31}, {"nz", 5}, {"n_atoms", 37}, {"h", 0.5}}, 3, {}};
-    ds = gpulab::materialize(lab, lab.groups.at(0), spec, "", dir / "datasets");
-    fs::create_directories(dir / "out");
-  }
   std::string keep() { return gpulab::keep_outputs(lab, *part, ds, dir / "out", dir / "kept"); }
 };
 

@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace gpulab {
 
 namespace {
 
-constexpr Rgb kGrid{225, 225, 225}, kGrey{110, 110, 110};
 constexpr double kLogBottom = 0.5;
 
 double most(const BarChart& b) {
@@ -83,12 +81,6 @@ long long round_step(long long count, long long parts) {
   for (long long p = 1;; p *= 10)
     for (long long f : {1, 2, 5})
       if ((count + f * p - 1) / (f * p) <= parts) return f * p;
-}
-
-std::string decimal_text(double v, int decimals) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
 }
 
 }  // namespace gpulab

@@ -33,7 +33,4 @@ void draw(Canvas& c, const BarChart& chart);
 // the width of a histogram's bars, or the bars between two labels.
 long long round_step(long long count, long long parts);
 
-// `v` with `decimals` digits after the point, for the figures' labels.
-std::string decimal_text(double v, int decimals);
-
 }  // namespace gpulab

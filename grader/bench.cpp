@@ -9,6 +9,7 @@
 #include "exit_status.h"
 #include "kit_runners.h"
 #include "lab_config.h"
+#include "number_text.h"
 #include "paths.h"
 #include "process.h"
 #include "runner_client.h"
@@ -60,18 +61,13 @@ int bench(const BenchOptions& o, std::ostream& out) {
           status = 1;
           continue;
         }
-        const double ms = r["timing"]["median_ms"].get<double>();
-        const double rate = r.value("work", 0.0) / (ms * 1e-3);
+        const BenchTiming t = bench_timing(r);
         const double ceiling = lab.timing_for(part).ceiling_per_s;
-        char ceil_s[32] = "-", frac[32] = "-";
-        if (ceiling > 0) {
-          std::snprintf(ceil_s, sizeof ceil_s, "%.3g", ceiling);
-          std::snprintf(frac, sizeof frac, "%.1f%%", 100 * rate / ceiling);
-        }
         const std::string clock = r["timing"].value("clock", std::string());
         std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s\n",
-                      part.name.c_str(), ds.name.c_str(), ms,
-                      100 * r["timing"].value("rel_se", 0.0), rate, ceil_s, frac, clock.c_str());
+                      part.name.c_str(), ds.name.c_str(), t.median_ms, 100 * t.rel_se, t.per_s,
+                      ceiling > 0 ? printf_text("%.3g", ceiling).c_str() : "-",
+                      share_of_ceiling(t.per_s, ceiling).c_str(), clock.c_str());
         out << buf;
         // The lab's baseline, in a process of its own as grading times it (a part without one
         // reports none).
@@ -85,7 +81,7 @@ int bench(const BenchOptions& o, std::ostream& out) {
                         "baseline", ds.name.c_str(), bms,
                         100 * b["baseline"]["timing"].value("rel_se", 0.0),
                         r.value("work", 0.0) / (bms * 1e-3), "-", "-", clock.c_str(),
-                        b["baseline"].value("name", std::string()).c_str(), bms / ms);
+                        b["baseline"].value("name", std::string()).c_str(), bms / t.median_ms);
           out << buf;
         }
       }

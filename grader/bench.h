@@ -10,9 +10,9 @@ namespace gpulab {
 
 struct BenchOptions {
   std::string lab;
-  std::string part;    // empty: every part
-  std::string runner;  // empty: the reference runner; else a runner to bench instead
-  std::string sweep;   // one of lab.json's bench_sweeps instead of the timing datasets
+  std::string part;            // empty: every part
+  std::string runner;          // empty: the reference runner; else a runner to bench instead
+  std::string sweep;           // one of lab.json's bench_sweeps instead of the timing datasets
   std::filesystem::path json;  // with sweep: where to record it (bench_record.h)
 };
 

@@ -1,7 +1,6 @@
 #include "bench_grader.h"
 
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 #include "exit_status.h"
 #include "grade_phases.h"
 #include "lab_config.h"
+#include "number_text.h"
 #include "paths.h"
 #include "process.h"
 #include "random_bytes.h"
@@ -38,9 +38,7 @@ struct Measured {
 };
 
 std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", s);
-  return buf;
+  return decimal_text(s, 1);
 }
 
 class GraderBench {

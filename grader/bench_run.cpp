@@ -1,5 +1,6 @@
 #include "bench_run.h"
 
+#include "number_text.h"
 #include "runner_client.h"
 #include "runner_protocol.h"
 
@@ -16,6 +17,16 @@ std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& 
   argv.insert(argv.end(), mode.begin(), mode.end());
   const ProcessResult p = run_process({argv, out_dir, 600, 16 * 1024, 0, 0, part.runner_env()});
   return {p, read_result(out_dir)};
+}
+
+BenchTiming bench_timing(const nlohmann::json& result) {
+  const nlohmann::json& timing = result.at("timing");
+  const double ms = timing.at("median_ms").get<double>();
+  return {ms, timing.value("rel_se", 0.0), result.value("work", 0.0) / (ms * 1e-3)};
+}
+
+std::string share_of_ceiling(double per_s, double ceiling) {
+  return ceiling > 0 ? printf_text("%.1f%%", 100 * per_s / ceiling) : "-";
 }
 
 }  // namespace gpulab

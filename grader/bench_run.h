@@ -21,4 +21,14 @@ std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& 
                                                    const std::filesystem::path& out_dir,
                                                    const std::vector<std::string>& mode);
 
+// What a timed run's result.json says of its time: the median, its relative standard error, and
+// the work done per second (result.json's "work" over the median).
+struct BenchTiming {
+  double median_ms = 0, rel_se = 0, per_s = 0;
+};
+BenchTiming bench_timing(const nlohmann::json& result);
+
+// `per_s` as a share of the lab's `ceiling`, "97.3%"; "-" where there is none (0).
+std::string share_of_ceiling(double per_s, double ceiling);
+
 }  // namespace gpulab

@@ -128,15 +128,12 @@ int bench_sweep(const LabConfig& lab, const BenchOptions& o, std::ostream& out) 
         status = 1;
         continue;
       }
-      SweepRow row{value, name, r["timing"]["median_ms"].get<double>(),
-                   r["timing"].value("rel_se", 0.0), 0};
-      row.per_s = r.value("work", 0.0) / (row.median_ms * 1e-3);
+      const BenchTiming t = bench_timing(r);
+      const SweepRow row{value, name, t.median_ms, t.rel_se, t.per_s};
       rec.rows.push_back(row);
-      char frac[32] = "-";
-      if (rec.ceiling_per_s > 0)
-        std::snprintf(frac, sizeof frac, "%.1f%%", 100 * row.per_s / rec.ceiling_per_s);
       std::snprintf(buf, sizeof buf, "  %12lld %-18s %11.4g %8.2f%% %14.3g %8s\n", value,
-                    name.c_str(), row.median_ms, 100 * row.rel_se, row.per_s, frac);
+                    name.c_str(), row.median_ms, 100 * row.rel_se, row.per_s,
+                    share_of_ceiling(row.per_s, rec.ceiling_per_s).c_str());
       out << buf;
     }
   }

@@ -1,7 +1,8 @@
 #include "class_table.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "number_text.h"
 
 namespace gpulab {
 
@@ -136,12 +137,7 @@ std::optional<double> ClassTable::test_points(const std::string& folder, const s
 }
 
 std::string format_points(double points) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", points);
-  std::string s = buf;
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
+  return trimmed_decimal_text(points, 2);
 }
 
 }  // namespace gpulab

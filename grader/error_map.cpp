@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "colour_map.h"
 #include "compare.h"
+#include "number_text.h"
 #include "poison.h"
 
 namespace gpulab {
@@ -51,12 +51,6 @@ Rgb colour_of(const Cell& c, double top) {
   if (c.ratio <= 1)  // log10(0) is -inf: clamped to the bottom
     return sequential_colour((std::log10(c.ratio) - std::log10(kLowest)) / -std::log10(kLowest));
   return alarm_colour(std::log10(c.ratio) / std::log10(top));
-}
-
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
 }
 
 // About how wide a line of sans-serif text of this size is, in pixels: an average letter is
@@ -136,7 +130,7 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
       "outlined: the worst, at " + index_string(worst.index, in.shape) + ": " +
       (worst.kind == Cell::not_finite  ? std::string("NaN or infinite")
        : worst.kind == Cell::unwritten ? std::string("never written")
-                                       : number_text(worst.ratio) + " times its bound") +
+                                       : printf_text("%.3g", worst.ratio) + " times its bound") +
       (block > 1 ? "; each square the worst of " + std::to_string(block) + " x " +
                        std::to_string(block) + " values"
                  : "");
@@ -161,10 +155,9 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
   m.plane_words = plane_words;
   m.words = title + ". " + counts + "; " + outlined + ".";
   Canvas& c = m.canvas;
-  const Rgb grey{110, 110, 110};
   c.text(12, 22, title, 15);
-  c.text(12, 42, counts, 12, Anchor::start, grey);
-  c.text(12, 60, outlined, 12, Anchor::start, grey);
+  c.text(12, 42, counts, 12, Anchor::start, kGrey);
+  c.text(12, 60, outlined, 12, Anchor::start, kGrey);
 
   // Row j = 0 at the bottom, as y grows upwards.
   for (size_t j = 0; j < cy; ++j)
@@ -182,7 +175,7 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
   c.text(left, map_top + mh + 18,
          "i = 0 .. " + std::to_string(nx - 1) + " left to right, j = 0 .. " +
              std::to_string(ny - 1) + " bottom to top",
-         11, Anchor::start, grey);
+         11, Anchor::start, kGrey);
 
   // The colour bar: within the bound below its middle line, over it above.
   constexpr int kSteps = 48;
@@ -194,7 +187,7 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
     c.rect(bx, map_top + half + s * step, 16, step + 0.5, sequential_colour(1 - t));
   }
   c.line(bx - 4, map_top + half, bx + 20, map_top + half, kBlack, 2);
-  c.text(bx + 22, map_top + 10, number_text(top) + " times the bound", 11);
+  c.text(bx + 22, map_top + 10, printf_text("%.3g", top) + " times the bound", 11);
   c.text(bx + 22, map_top + half + 4, "1: the bound", 11);
   c.text(bx + 22, map_top + bh, "0.001 or less", 11);
   const double sy = map_top + bh + 16;

@@ -2,29 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
+
+#include "number_text.h"
 
 namespace gpulab {
 
 namespace {
 
-// Fixed precision, so that the same figure gives the same bytes: two decimals, trailing zeros
-// dropped.
+// Fixed precision, so that the same figure gives the same bytes.
 std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string s = buf;
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  if (s == "-0") s = "0";
-  return s;
+  return trimmed_decimal_text(v, 2);
 }
 
 std::string colour(Rgb c) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
-  return buf;
+  return printf_text("#%02x%02x%02x", c.r, c.g, c.b);
 }
 
 std::string xml_escaped(const std::string& s) {

@@ -18,6 +18,11 @@ struct Rgb {
 
 constexpr Rgb kBlack{0, 0, 0};
 constexpr Rgb kWhite{255, 255, 255};
+// The figures' shared colours: a note's text (subtitles, axis words), grid lines, and the red
+// that marks a level or a value the caption speaks of.
+constexpr Rgb kGrey{110, 110, 110};
+constexpr Rgb kGrid{225, 225, 225};
+constexpr Rgb kRed{190, 40, 40};
 
 enum class Anchor { start, middle, end };
 

@@ -13,7 +13,7 @@ namespace gpulab {
 
 namespace {
 
-constexpr Rgb kBar{90, 130, 190}, kOver{200, 60, 50}, kGrey{110, 110, 110}, kListed{120, 190, 120},
+constexpr Rgb kBar{90, 130, 190}, kOver{200, 60, 50}, kListed{120, 190, 120},
     kBoxOnly{225, 225, 225};
 
 struct BinParams {

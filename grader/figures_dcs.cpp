@@ -3,11 +3,11 @@
 // as a heat map with the atoms near that plane marked.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "colour_map.h"
 #include "figures.h"
 #include "npy.h"
+#include "number_text.h"
 
 namespace gpulab {
 
@@ -33,14 +33,13 @@ std::vector<Figure> scatter_gather_figures(const LabConfig& lab,
 
   const double cell = 14, left = 20, top = 56;
   Canvas c(static_cast<int>(left + nx * cell + 110), static_cast<int>(top + ny * cell + 40));
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", limit);
+  const std::string limit_text = printf_text("%.3g", limit);
   c.text(12, 22,
          "scatter-gather, dataset " + name + ": potential V at the plane k = " + std::to_string(k) +
              " (" + std::to_string(nx) + " x " + std::to_string(ny) + " points)",
          15);
   c.text(12, 42, "the oracle's expected output; squares: atoms within h of the plane", 12,
-         Anchor::start, Rgb{110, 110, 110});
+         Anchor::start, kGrey);
   // Row j = 0 at the bottom, as y grows upwards.
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)
@@ -57,9 +56,9 @@ std::vector<Figure> scatter_gather_figures(const LabConfig& lab,
   const double bx = left + nx * cell + 24, bh = ny * cell;
   for (int s = 0; s < 64; ++s)
     c.rect(bx, top + s * bh / 64, 16, bh / 64 + 0.5, diverging_colour(1 - (s + 0.5) / 32));
-  c.text(bx + 20, top + 10, "+" + std::string(buf), 11);
+  c.text(bx + 20, top + 10, "+" + limit_text, 11);
   c.text(bx + 20, top + bh / 2 + 4, "0", 11);
-  c.text(bx + 20, top + bh, "-" + std::string(buf), 11);
+  c.text(bx + 20, top + bh, "-" + limit_text, 11);
   return {{"potential", c}};
 }
 

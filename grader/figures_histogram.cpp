@@ -8,12 +8,13 @@
 #include "figures.h"
 #include "find_starts_trace.h"
 #include "npy.h"
+#include "number_text.h"
 
 namespace gpulab {
 
 namespace {
 
-constexpr Rgb kGrey{110, 110, 110}, kRed{190, 40, 40}, kFlag{170, 30, 40};
+constexpr Rgb kFlag{170, 30, 40};
 
 Figure skewed_counts(const LabConfig& lab, const std::filesystem::path& work) {
   const std::string name = "skewed-100003-1024";
@@ -123,7 +124,7 @@ Figure find_starts() {
   // The boundaries that write a start (0, each run's start, n), and what each writes.
   auto boundary_x = [&](int i) { return kLeft + i * kPitch - (kPitch - kCellW) / 2; };
   for (int b = 0; b <= kBins; ++b) {
-    const double x = kLeft + b * bin_pitch, bx = boundary_x(t.writer[b]);
+    const double x = kLeft + b * bin_pitch, bx = boundary_x(t.start[b]);
     c.line(bx, rows[2] + kCellH + 24, x + kCellW / 2, rows[3] - 16, kFlag, 1.5);
     c.text(x + kCellW / 2, rows[3] - 4, "b = " + std::to_string(b), 11, Anchor::middle, kGrey);
     const bool empty_bin = b < kBins && t.counts[b] == 0;

@@ -10,12 +10,11 @@
 #include "colour_map.h"
 #include "figures.h"
 #include "npy.h"
+#include "number_text.h"
 
 namespace gpulab {
 
 namespace {
-
-constexpr Rgb kGrey{110, 110, 110}, kRed{190, 40, 40};
 
 struct GridSize {
   int nx, ny, nz;

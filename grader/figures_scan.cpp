@@ -12,7 +12,7 @@ const std::vector<long long> kExample{3, 1, 4, 1, 5, 9, 2, 6};
 const std::vector<int> kHeads{1, 0, 0, 1, 0, 0, 0, 1};
 
 constexpr double kLeft = 96, kTop = 48, kPitchX = 56, kPitchY = 58, kCellW = 44, kCellH = 26;
-constexpr Rgb kUp{255, 214, 170}, kDown{190, 215, 245}, kGrey{110, 110, 110}, kHead{170, 30, 40};
+constexpr Rgb kUp{255, 214, 170}, kDown{190, 215, 245}, kHead{170, 30, 40};
 
 Canvas draw_trace(const std::vector<TraceLevel>& levels, const std::string& title,
                   bool with_flags) {

@@ -12,8 +12,9 @@ struct FindStartsTrace {
   std::vector<int> keys;       // as given
   std::vector<int> sorted;     // the keys in ascending order
   std::vector<int> run_start;  // per position i: 1 where i = 0 or sorted[i - 1] != sorted[i]
-  std::vector<int> start;      // bins + 1 entries: bin b's first position; start[bins] = n
-  std::vector<int> writer;     // bins + 1 entries: the boundary i (0 … n) that wrote start[b]
+  // bins + 1 entries: bin b's first position, which is also the boundary i (0 … n) whose
+  // thread wrote it; start[bins] = n.
+  std::vector<int> start;
   std::vector<int> counts;     // bins entries: start[b + 1] − start[b]
 };
 

@@ -68,10 +68,26 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
   r.only_keys(j, "lab",
-              {"$schema", "id", "title", "interface", "student_files", "driver_files",
-               "reference_driver_files", "nvcc_flags", "parts", "outputs", "dataset_groups",
-               "timing", "rubric", "performance_curve", "sim_time_limit", "sanitize", "gradescope",
-               "writeup", "bench_sweeps", "forbidden_calls"});
+              {"$schema",
+               "id",
+               "title",
+               "interface",
+               "student_files",
+               "driver_files",
+               "reference_driver_files",
+               "nvcc_flags",
+               "parts",
+               "outputs",
+               "dataset_groups",
+               "timing",
+               "rubric",
+               "performance_curve",
+               "sim_time_limit",
+               "sanitize",
+               "gradescope",
+               "writeup",
+               "bench_sweeps",
+               "forbidden_calls"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");

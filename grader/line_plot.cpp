@@ -4,22 +4,18 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "number_text.h"
+
 namespace gpulab {
 
 namespace {
 
 constexpr double kWidth = 760, kHeight = 460;
 constexpr double kLeft = 78, kRight = 200, kTop = 96, kBottom = 64;
-constexpr Rgb kGrid{225, 225, 225}, kAxis{90, 90, 90}, kCeiling{150, 20, 20};
+constexpr Rgb kAxis{90, 90, 90}, kCeiling{150, 20, 20};
 // Colour-blind-safe (Okabe–Ito), one per series.
 constexpr Rgb kPalette[] = {{0, 114, 178},   {230, 159, 0},  {0, 158, 115},
                             {204, 121, 167}, {86, 180, 233}, {213, 94, 0}};
-
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -76,7 +72,7 @@ Canvas draw_line_plot(const LinePlot& plot) {
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   for (double x : xs) {
     c.line(px(x), ay0, px(x), ay0 + 5, kAxis);
-    c.text(px(x), ay0 + 18, short_number(x), 11, Anchor::middle);
+    c.text(px(x), ay0 + 18, printf_text("%g", x), 11, Anchor::middle);
   }
   c.line(ax0, ay0, ax1, ay0, kAxis);
   c.line(ax0, ay0, ax0, ay1, kAxis);

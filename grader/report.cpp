@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "number_text.h"
 #include "safe_text.h"
 #include "stop_signals.h"
 
@@ -37,9 +38,7 @@ std::optional<SubmissionOutcome> outcome_named(const std::string& name) {
 }
 
 std::string points_text(double points) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", points);
-  return buf;
+  return printf_text("%g", points);
 }
 
 double Report::score() const {
@@ -100,12 +99,6 @@ std::string padded(const std::string& text, size_t width, bool right) {
   return right ? pad + text : text + pad;
 }
 
-std::string number(const char* format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
-
 }  // namespace
 
 std::string Report::table(const TerminalStyle& style) const {
@@ -116,11 +109,12 @@ std::string Report::table(const TerminalStyle& style) const {
   const std::vector<bool> right = {false, false, false, true, true, true, true};
   std::vector<std::vector<std::string>> cells;
   for (const auto& r : rows)
-    cells.push_back({safe_text(r.part), safe_text(r.dataset), safe_text(r.result),
-                     std::isfinite(r.err_over_bound) ? number("%.3g", r.err_over_bound) : "inf",
-                     r.student_ms >= 0 ? number("%.4g", r.student_ms) : "-",
-                     r.reference_ms >= 0 ? number("%.4g", r.reference_ms) : "-",
-                     r.ratio > 0 ? number("%.2fx", r.ratio) : "-"});
+    cells.push_back(
+        {safe_text(r.part), safe_text(r.dataset), safe_text(r.result),
+         std::isfinite(r.err_over_bound) ? printf_text("%.3g", r.err_over_bound) : "inf",
+         r.student_ms >= 0 ? printf_text("%.4g", r.student_ms) : "-",
+         r.reference_ms >= 0 ? printf_text("%.4g", r.reference_ms) : "-",
+         r.ratio > 0 ? printf_text("%.2fx", r.ratio) : "-"});
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {
     width[c] = columns(header[c]);

@@ -4,20 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "number_text.h"
 
 namespace gpulab {
-
-namespace {
-
-// One number in printf's format `f`: "%.0f", "%.3g".
-std::string num(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
-}  // namespace
 
 RunLimit RunLimit::clock(double wall_s, std::string why) {
   // Two busy threads for the whole time, and a margin: the clock decides, not the CPU.
@@ -31,8 +21,9 @@ bool RunLimit::stopped(const ProcessResult& p) const {
 std::string RunLimit::describe(const ProcessResult& p) const {
   if (!stopped(p)) return p.describe();
   // SIGXCPU comes when its CPU time reaches the limit (RLIMIT_CPU's soft limit).
-  const std::string clock = num("%.0f", p.wall_s) + " s on the clock";
-  const std::string after = p.timed_out ? clock : num("%.0f", cpu_s) + " s of CPU time, " + clock;
+  const std::string clock = printf_text("%.0f", p.wall_s) + " s on the clock";
+  const std::string after =
+      p.timed_out ? clock : printf_text("%.0f", cpu_s) + " s of CPU time, " + clock;
   return "did not finish within the time limit (killed after " + after +
          (why.empty() ? "" : ": " + why) + ")";
 }
@@ -41,21 +32,21 @@ RunLimit correctness_limit(const std::string& backend, std::optional<double> giv
                            std::optional<double> reference_cpu_s, bool reference_exists,
                            const SimTimeLimit& rule) {
   if (given_s)
-    return RunLimit::clock(*given_s,
-                           "the limit is " + num("%g", *given_s) + " s on the clock (--timeout)");
+    return RunLimit::clock(
+        *given_s, "the limit is " + printf_text("%g", *given_s) + " s on the clock (--timeout)");
   if (backend != "sim")
-    return RunLimit::clock(kGpuRunLimitS,
-                           "the limit is " + num("%.0f", kGpuRunLimitS) + " s on the clock");
+    return RunLimit::clock(
+        kGpuRunLimitS, "the limit is " + printf_text("%.0f", kGpuRunLimitS) + " s on the clock");
   const double by_reference = reference_cpu_s ? rule.over_reference * *reference_cpu_s : 0;
   RunLimit limit;
   // Whole seconds: RLIMIT_CPU counts in them.
   limit.cpu_s = std::ceil(std::max(rule.floor_s, by_reference));
   limit.wall_s = kSimClockOverCpu * limit.cpu_s;
-  const std::string cpu = num("%.0f", limit.cpu_s) + " s of CPU time";
-  const std::string clock = num("%.0f", limit.wall_s) + " s on the clock";
+  const std::string cpu = printf_text("%.0f", limit.cpu_s) + " s of CPU time";
+  const std::string clock = printf_text("%.0f", limit.wall_s) + " s on the clock";
   const auto times_reference = [&] {
-    return num("%g", rule.over_reference) + "x the reference's " + num("%.3g", *reference_cpu_s) +
-           " s";
+    return printf_text("%g", rule.over_reference) + "x the reference's " +
+           printf_text("%.3g", *reference_cpu_s) + " s";
   };
   const std::string is = "the limit on the CPU backend is ";
   if (by_reference > rule.floor_s) {

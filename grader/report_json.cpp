@@ -14,6 +14,11 @@ json number(double v) {
   return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
+// The path of the report's top level in messages: none. A named string rather than a "" literal:
+// bound to `where` a literal would be a temporary, and GCC 13's -Wdangling-reference then takes
+// the reference value_at returns (into the report) for one into that temporary.
+const std::string kTopLevel;
+
 // The value at `key`, whatever its type; throws naming the key where there is none. Every
 // reading goes through here, so a report read back fails with the key named, never with a JSON
 // library's exception (which grade-all, reading reports back, does not take for a bad report).
@@ -121,31 +126,31 @@ Report report_from_gpulab_json(const json& j) {
   if (!j.is_object() || j.value("format", "") != kGpulabReportFormat)
     throw std::runtime_error("not a gpulab report (its \"format\" is not \"" +
                              std::string(kGpulabReportFormat) + "\")");
-  if (field<int>(j, "version", "") != kGpulabReportVersion)
+  if (field<int>(j, "version", kTopLevel) != kGpulabReportVersion)
     throw std::runtime_error("gpulab report: version " + j["version"].dump() +
                              ", this gpulab reads version " + std::to_string(kGpulabReportVersion));
   Report r;
-  const auto outcome = outcome_named(field<std::string>(j, "outcome", ""));
+  const auto outcome = outcome_named(field<std::string>(j, "outcome", kTopLevel));
   if (!outcome) throw std::runtime_error("gpulab report: outcome " + j["outcome"].dump());
   r.outcome = *outcome;
-  if (const json& a = value_at(j, "adjustment", ""); !a.is_null())
+  if (const json& a = value_at(j, "adjustment", kTopLevel); !a.is_null())
     r.adjustment = ScoreAdjustment{field<double>(a, "score", "adjustment."),
                                    field<std::string>(a, "why", "adjustment.")};
-  r.output = field<std::string>(j, "output", "");
-  r.execution_time_s = field<double>(j, "execution_time_s", "");
-  r.environment = value_at(j, "environment", "");
+  r.output = field<std::string>(j, "output", kTopLevel);
+  r.execution_time_s = field<double>(j, "execution_time_s", kTopLevel);
+  r.environment = value_at(j, "environment", kTopLevel);
   // Optional: reports written before gpulab timed its phases have none.
   if (j.contains("phase_seconds")) {
-    const json& phases = value_at(j, "phase_seconds", "");
+    const json& phases = value_at(j, "phase_seconds", kTopLevel);
     if (!phases.is_object())
       throw std::runtime_error("gpulab report: phase_seconds is not an object");
     for (const auto& item : phases.items())
       r.phase_seconds[item.key()] = field<double>(phases, item.key().c_str(), "phase_seconds.");
   }
-  r.grader_error = field<std::string>(j, "grader_error", "");
-  r.stopped_by = field<int>(j, "stopped_by", "");
-  r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", "");
-  const json& tests_ = array_at(j, "tests", "");
+  r.grader_error = field<std::string>(j, "grader_error", kTopLevel);
+  r.stopped_by = field<int>(j, "stopped_by", kTopLevel);
+  r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", kTopLevel);
+  const json& tests_ = array_at(j, "tests", kTopLevel);
   for (size_t i = 0; i < tests_.size(); ++i) {
     const json& e = tests_[i];
     const std::string at = "tests[" + std::to_string(i) + "].";
@@ -164,14 +169,14 @@ Report report_from_gpulab_json(const json& j) {
     if (e.contains("sim_findings")) t.sim_findings = sim_findings_from(e, at);
     r.tests.push_back(std::move(t));
   }
-  const json& leaderboard_ = array_at(j, "leaderboard", "");
+  const json& leaderboard_ = array_at(j, "leaderboard", kTopLevel);
   for (size_t i = 0; i < leaderboard_.size(); ++i) {
     const json& e = leaderboard_[i];
     const std::string at = "leaderboard[" + std::to_string(i) + "].";
     r.leaderboard.push_back({field<std::string>(e, "name", at), field<double>(e, "value", at),
                              field<std::string>(e, "order", at)});
   }
-  const json& datasets_ = array_at(j, "datasets", "");
+  const json& datasets_ = array_at(j, "datasets", kTopLevel);
   for (size_t i = 0; i < datasets_.size(); ++i) {
     const json& e = datasets_[i];
     const std::string at = "datasets[" + std::to_string(i) + "].";

@@ -61,7 +61,8 @@ int bench(const BenchOptions& o, std::ostream& out) {
           status = 1;
           continue;
         }
-        const BenchTiming t = bench_timing(r);
+        const double work = r.value("work", 0.0);
+        const BenchTiming t = bench_timing(r["timing"], work);
         const double ceiling = lab.timing_for(part).ceiling_per_s;
         const std::string clock = r["timing"].value("clock", std::string());
         std::snprintf(buf, sizeof buf, "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s\n",
@@ -74,14 +75,13 @@ int bench(const BenchOptions& o, std::ostream& out) {
         const auto [bp, b] = bench_run(runner, part, d, out_dir.string() + "-baseline",
                                        timing_arguments(policy, kTimeBaselineFlag));
         if (bp.ok() && b.contains("baseline")) {
-          const double bms = b["baseline"]["timing"]["median_ms"].get<double>();
+          const BenchTiming bt = bench_timing(b["baseline"]["timing"], work);
           std::snprintf(buf, sizeof buf,
                         "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s (%s; "
                         "the reference reaches %.2fx its throughput)\n",
-                        "baseline", ds.name.c_str(), bms,
-                        100 * b["baseline"]["timing"].value("rel_se", 0.0),
-                        r.value("work", 0.0) / (bms * 1e-3), "-", "-", clock.c_str(),
-                        b["baseline"].value("name", std::string()).c_str(), bms / t.median_ms);
+                        "baseline", ds.name.c_str(), bt.median_ms, 100 * bt.rel_se, bt.per_s, "-",
+                        "-", clock.c_str(), b["baseline"].value("name", std::string()).c_str(),
+                        bt.median_ms / t.median_ms);
           out << buf;
         }
       }

@@ -19,10 +19,9 @@ std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& 
   return {p, read_result(out_dir)};
 }
 
-BenchTiming bench_timing(const nlohmann::json& result) {
-  const nlohmann::json& timing = result.at("timing");
+BenchTiming bench_timing(const nlohmann::json& timing, double work) {
   const double ms = timing.at("median_ms").get<double>();
-  return {ms, timing.value("rel_se", 0.0), result.value("work", 0.0) / (ms * 1e-3)};
+  return {ms, timing.value("rel_se", 0.0), work / (ms * 1e-3)};
 }
 
 std::string share_of_ceiling(double per_s, double ceiling) {

@@ -21,12 +21,13 @@ std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& 
                                                    const std::filesystem::path& out_dir,
                                                    const std::vector<std::string>& mode);
 
-// What a timed run's result.json says of its time: the median, its relative standard error, and
-// the work done per second (result.json's "work" over the median).
+// What a "timing" object of a result.json says: the median, its relative standard error, and
+// `work` done per second over the median. The baseline's timing is read with the reference's
+// work (result.json's "work"), as both did the same.
 struct BenchTiming {
   double median_ms = 0, rel_se = 0, per_s = 0;
 };
-BenchTiming bench_timing(const nlohmann::json& result);
+BenchTiming bench_timing(const nlohmann::json& timing, double work);
 
 // `per_s` as a share of the lab's `ceiling`, "97.3%"; "-" where there is none (0).
 std::string share_of_ceiling(double per_s, double ceiling);

@@ -128,7 +128,7 @@ int bench_sweep(const LabConfig& lab, const BenchOptions& o, std::ostream& out) 
         status = 1;
         continue;
       }
-      const BenchTiming t = bench_timing(r);
+      const BenchTiming t = bench_timing(r["timing"], r.value("work", 0.0));
       const SweepRow row{value, name, t.median_ms, t.rel_se, t.per_s};
       rec.rows.push_back(row);
       std::snprintf(buf, sizeof buf, "  %12lld %-18s %11.4g %8.2f%% %14.3g %8s\n", value,

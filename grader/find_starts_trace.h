@@ -15,7 +15,7 @@ struct FindStartsTrace {
   // bins + 1 entries: bin b's first position, which is also the boundary i (0 … n) whose
   // thread wrote it; start[bins] = n.
   std::vector<int> start;
-  std::vector<int> counts;     // bins entries: start[b + 1] − start[b]
+  std::vector<int> counts;  // bins entries: start[b + 1] − start[b]
 };
 
 // Throws std::invalid_argument for bins < 1 or a key outside [0, bins); std::logic_error if a

@@ -53,8 +53,10 @@ int bench(const BenchOptions& o, std::ostream& out) {
         const auto out_dir = paths.cache_dir() / "bench" / lab.id / part.name;
         // The part's own settings: a CPU part's may differ from the GPU parts'.
         const TimingPolicy& policy = lab.timing_for(part).policy;
-        const auto [p, r] = bench_run(runner, part, d, out_dir, timing_arguments(policy));
-        if (!p.ok() || !r.contains("timing")) {
+        const BenchRun run = bench_run(runner, part, d, out_dir, timing_arguments(policy));
+        const ProcessResult& p = run.process;
+        const nlohmann::json& r = run.record;
+        if (!p.ok() || !r.is_object() || !r.contains("timing")) {
           out << "  " << part.name << " on " << ds.name << ": failed, the runner " << p.describe()
               << "\n"
               << p.output << "\n";
@@ -72,9 +74,10 @@ int bench(const BenchOptions& o, std::ostream& out) {
         out << buf;
         // The lab's baseline, in a process of its own as grading times it (a part without one
         // reports none).
-        const auto [bp, b] = bench_run(runner, part, d, out_dir.string() + "-baseline",
-                                       timing_arguments(policy, kTimeBaselineFlag));
-        if (bp.ok() && b.contains("baseline")) {
+        const BenchRun base = bench_run(runner, part, d, out_dir.string() + "-baseline",
+                                        timing_arguments(policy, kTimeBaselineFlag));
+        const nlohmann::json& b = base.record;
+        if (base.process.ok() && b.is_object() && b.contains("baseline")) {
           const BenchTiming bt = bench_timing(b["baseline"]["timing"], work);
           std::snprintf(buf, sizeof buf,
                         "  %-9s %-12s %11.4g %8.2f%% %14.3g %14s %8s  %s (%s; "

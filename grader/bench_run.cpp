@@ -1,22 +1,26 @@
 #include "bench_run.h"
 
+#include <limits>
+
 #include "number_text.h"
 #include "runner_client.h"
 #include "runner_protocol.h"
 
 namespace gpulab {
 
-std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& runner,
-                                                   const PartSpec& part, const DatasetDirs& d,
-                                                   const std::filesystem::path& out_dir,
-                                                   const std::vector<std::string>& mode) {
-  std::filesystem::remove_all(out_dir);
-  std::filesystem::create_directories(out_dir);
-  std::vector<std::string> argv =
-      runner_command(runner.string(), part.name, d.input.string(), out_dir.string());
+BenchRun bench_run(const std::filesystem::path& runner, const PartSpec& part, const DatasetDirs& d,
+                   const std::filesystem::path& work_dir, const std::vector<std::string>& mode) {
+  std::filesystem::remove_all(work_dir);
+  std::filesystem::create_directories(work_dir);
+  std::vector<std::string> argv = runner_command(runner.string(), part.name, d.input.string());
   argv.insert(argv.end(), mode.begin(), mode.end());
-  const ProcessResult p = run_process({argv, out_dir, 600, 16 * 1024, 0, 0, part.runner_env()});
-  return {p, read_result(out_dir)};
+  // Trusted code (the reference, or a variant of it): any output size goes.
+  RunChannel channel(output_names(part, 0), std::numeric_limits<size_t>::max(), nullptr);
+  ProcessOptions po{argv, work_dir, 600, 16 * 1024, 0, 0, part.runner_env()};
+  po.channel_fd = kChannelFd;
+  po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
+  const ProcessResult p = run_process(po);
+  return {p, channel.record(), channel.outputs()};
 }
 
 BenchTiming bench_timing(const nlohmann::json& timing, double work) {

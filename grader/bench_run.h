@@ -3,23 +3,28 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "dataset_store.h"
 #include "lab_config.h"
 #include "process.h"
+#include "sealed_outputs.h"
 
 namespace gpulab {
 
-// Runs into a fresh out_dir: the process's outcome and its result.json (null when there is
-// none to read). With `mode` empty, a plain run whose outputs check.h can compare.
-std::pair<ProcessResult, nlohmann::json> bench_run(const std::filesystem::path& runner,
-                                                   const PartSpec& part, const DatasetDirs& d,
-                                                   const std::filesystem::path& out_dir,
-                                                   const std::vector<std::string>& mode);
+// One run, in a fresh working folder `work_dir`, with its channel: the process's outcome, its
+// record (null without one) and the outputs it handed over. With `mode` empty, a plain run whose
+// outputs check.h can compare.
+struct BenchRun {
+  ProcessResult process;
+  nlohmann::json record;
+  std::shared_ptr<const SealedOutputs> outputs;
+};
+BenchRun bench_run(const std::filesystem::path& runner, const PartSpec& part, const DatasetDirs& d,
+                   const std::filesystem::path& work_dir, const std::vector<std::string>& mode);
 
 // What a "timing" object of a result.json says: the median, its relative standard error, and
 // `work` done per second over the median. The baseline's timing is read with the reference's

@@ -111,8 +111,10 @@ int bench_sweep(const LabConfig& lab, const BenchOptions& o, std::ostream& out) 
       if (!s.define.empty()) {
         // A changed constant can break the code: a variant's times count only when its
         // outputs are right.
-        const auto [p, r] = bench_run(runner, part, d, out_dir, {});
-        const CheckResult c = p.ok() ? check_outputs(lab, part, d, out_dir, false) : CheckResult{};
+        const BenchRun run = bench_run(runner, part, d, out_dir, {});
+        const ProcessResult& p = run.process;
+        const CheckResult c =
+            p.ok() ? check_outputs(lab, part, d, *run.outputs, false) : CheckResult{};
         if (!p.ok() || !c.pass) {
           out << "  " << s.define << " " << value << ", " << name << ": wrong, "
               << (p.ok() ? c.message : "the runner " + p.describe() + "\n" + p.output) << "\n";
@@ -120,9 +122,11 @@ int bench_sweep(const LabConfig& lab, const BenchOptions& o, std::ostream& out) 
           continue;
         }
       }
-      const auto [p, r] =
+      const BenchRun run =
           bench_run(runner, part, d, out_dir, timing_arguments(lab.timing_for(part).policy));
-      if (!p.ok() || !r.contains("timing")) {
+      const ProcessResult& p = run.process;
+      const nlohmann::json& r = run.record;
+      if (!p.ok() || !r.is_object() || !r.contains("timing")) {
         out << "  " << name << " at " << value << ": failed, the runner " << p.describe() << "\n"
             << p.output << "\n";
         status = 1;

@@ -6,7 +6,6 @@
 
 #include "compare.h"
 #include "npy.h"
-#include "run_output.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
 #include "side_by_side.h"
@@ -76,10 +75,11 @@ SumMagnitudeInputs sum_magnitude_inputs(const OutputSpec& spec, const nlohmann::
   return in;
 }
 
-// Compares one output file; `shape` receives the expected shape, for the message's indices.
+// Compares the run's output `file`; `shape` receives the expected shape, for the message's
+// indices.
 CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
-                        const std::filesystem::path& got_path, const DatasetDirs& ds,
-                        std::vector<size_t>& shape) {
+                        const SealedOutputs& outputs, const std::string& file,
+                        const DatasetDirs& ds, std::vector<size_t>& shape) {
   CompareResult r;
   const bool ints = spec.dtype == "int32";  // compared exactly, or as sets
   // The grader's own files (its dataset cache), trusted and large: mapped, not copied (npy.h).
@@ -88,9 +88,7 @@ CompareResult check_one(const OutputSpec& spec, const nlohmann::json& params,
   shape = expected.shape;
   NpyArray got;
   try {
-    // Read only as a regular file the run wrote, never through a link (run_output.h).
-    got = RunOutput(got_path.parent_path())
-              .read_npy(got_path.filename().string(), ints ? DType::i32 : DType::f32);
+    got = outputs.read_npy(file, ints ? DType::i32 : DType::f32);
   } catch (const NpyError& e) {
     r.problem = std::string("the runner's output is unusable: ") + e.what();
     return r;
@@ -145,7 +143,7 @@ std::vector<double> element_bounds(const OutputSpec& spec, const DatasetDirs& ds
 }
 
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
-                          const std::filesystem::path& out_dir, bool timed, bool repeated) {
+                          const SealedOutputs& got, bool timed, bool repeated) {
   CheckResult c;
   c.pass = true;
   // The second call's outputs: all right, all readable; the first call's (and timed ones).
@@ -165,7 +163,7 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
   // Side by side: each reads and compares arrays of up to hundreds of MB.
   side_by_side(checks.size(), [&](size_t i) {
     Checked& k = checks[i];
-    k.r = check_one(lab.outputs.at(k.name), params, out_dir / (k.file + ".npy"), ds, k.shape);
+    k.r = check_one(lab.outputs.at(k.name), params, got, k.file, ds, k.shape);
   });
   for (const auto& [name, file, r, shape] : checks) {
     const bool second_call = repeated && file == kRepeatPrefix + name;
@@ -196,7 +194,7 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
 
 CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
                                  const std::vector<DatasetDirs>& samples,
-                                 const std::filesystem::path& out_dir) {
+                                 const SealedOutputs& got) {
   CheckResult c;
   c.pass = true;
   // Each sample's first wrong output (or none), checked side by side, then told in order.
@@ -214,8 +212,8 @@ CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
     for (const auto& name : part.outputs) {
       Checked& s = checks[i];
       s.name = name;
-      s.r = check_one(lab.outputs.at(name), params,
-                      out_dir / (sample_output_prefix(k) + name + ".npy"), samples[i], s.shape);
+      s.r = check_one(lab.outputs.at(name), params, got, sample_output_prefix(k) + name, samples[i],
+                      s.shape);
       s.max_err_over_bound =
           std::max(s.max_err_over_bound, s.r.problem.empty() ? s.r.max_err_over_bound : INFINITY);
       s.wrong = !(s.r.pass && s.r.problem.empty());

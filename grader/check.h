@@ -7,6 +7,7 @@
 
 #include "dataset_store.h"
 #include "lab_config.h"
+#include "sealed_outputs.h"
 
 namespace gpulab {
 
@@ -19,24 +20,22 @@ struct CheckResult {
   bool state_leak = false;
 };
 
-// Compares out_dir/<output>.npy (and, with timed, out_dir/timed_<output>.npy; with repeated,
-// the second call's out_dir/repeat_<output>.npy, runner_flags.h's kRepeatPrefix) for each of the
-// part's outputs. A missing, malformed or wrongly shaped output fails with a message, as does
-// one that is not a regular file with one link (run_output.h: never read through a link); it
-// never throws for bad runner output.
+// Compares the run's output <output> (and, with timed, timed_<output>; with repeated, the second
+// call's repeat_<output>, runner_flags.h's kRepeatPrefix) for each of the part's outputs, as the
+// run handed them over (sealed_outputs.h). A missing, malformed or wrongly shaped output fails
+// with a message; it never throws for bad runner output.
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
-                          const std::filesystem::path& out_dir, bool timed, bool repeated = false);
+                          const SealedOutputs& got, bool timed, bool repeated = false);
 
 // Each element's bound on `spec`'s output on `ds`, as check_outputs compares it (a float32
 // output under the sum_magnitude tolerance: harness/compare.h); std::invalid_argument for
 // another output, std::runtime_error where the dataset lacks what the bound reads.
 std::vector<double> element_bounds(const OutputSpec& spec, const DatasetDirs& ds);
 
-// Compares the outputs of each timed sample k of a graded timed run (out_dir/sample<k>_<output>
-// .npy, harness/sample_protocol.h) with those of its own dataset, samples[k-1]. The message
-// names the samples that failed, with their first failing output.
+// Compares the outputs of each timed sample k of a graded timed run (sample<k>_<output>,
+// harness/sample_protocol.h) with those of its own dataset, samples[k-1]. The message names the
+// samples that failed, with their first failing output.
 CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
-                                 const std::vector<DatasetDirs>& samples,
-                                 const std::filesystem::path& out_dir);
+                                 const std::vector<DatasetDirs>& samples, const SealedOutputs& got);
 
 }  // namespace gpulab

@@ -71,13 +71,13 @@ bool CorrectnessTests::grade(const PartSpec& part) {
       if (r.o.ran) {
         r.c = [&] {
           const ScopedPhase phase(GradePhase::kCheck);
-          return check_outputs(c_.lab, part, r.d, out, false, twice);
+          return check_outputs(c_.lab, part, r.d, *r.o.outputs, false, twice);
         }();
         if (r.c.state_leak) leaked_on = ds->name;
         // Never of a hidden dataset, whose details are the instructor's (below).
         if (!r.c.pass && !g.hidden && !mapped) {
           const ScopedPhase phase(GradePhase::kCheck);
-          if (auto drawn = draw_error_map_files(c_.lab, part, r.d, out, c_.o, c_.log)) {
+          if (auto drawn = draw_error_map_files(c_.lab, part, r.d, *r.o.outputs, c_.o, c_.log)) {
             mapped = true;
             r.map_note = std::move(drawn->note);
             if (drawn->image) out_.image(std::move(*drawn->image));
@@ -85,7 +85,8 @@ bool CorrectnessTests::grade(const PartSpec& part) {
         }
         // The check above says what is wrong with an output not kept; the log repeats it.
         if (!c_.o.keep_outputs.empty() && !g.hidden)
-          if (const std::string not_kept = keep_outputs(c_.lab, part, r.d, out, c_.o.keep_outputs);
+          if (const std::string not_kept =
+                  keep_outputs(c_.lab, part, r.d, *r.o.outputs, c_.o.keep_outputs);
               !not_kept.empty())
             c_.log << "  " << not_kept << "\n";
       }

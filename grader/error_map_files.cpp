@@ -9,7 +9,6 @@
 #include "npy.h"
 #include "png_file.h"
 #include "report_formats.h"
-#include "run_output.h"
 
 namespace gpulab {
 
@@ -39,17 +38,17 @@ fs::path with_suffix(fs::path stem, const char* suffix) {
   return stem += suffix;
 }
 
-// The map of `output` on `d`, from the run's output folder; nothing where it does not map.
+// The map of `output` on `d`, from the run's outputs; nothing where it does not map.
 std::optional<ErrorMap> map_of(const LabConfig& lab, const PartSpec& part,
                                const std::string& output, const DatasetDirs& d,
-                               const fs::path& run_out) {
+                               const SealedOutputs& run) {
   const OutputSpec& spec = lab.outputs.at(output);
   if (spec.dtype != "float32") return std::nullopt;
   const NpyArray expected = map_npy(d.expected / (output + ".npy"), DType::f64);
   if (expected.shape.size() != 2 && expected.shape.size() != 3) return std::nullopt;
   NpyArray got;
   try {
-    got = RunOutput(run_out).read_npy(output + ".npy", DType::f32);
+    got = run.read_npy(output, DType::f32);
   } catch (const NpyError&) {
     return std::nullopt;  // the check's message says what is wrong with it
   }
@@ -72,13 +71,13 @@ void remove_error_maps(const LabConfig& lab, const GradeOptions& o) {
 }
 
 std::optional<DrawnErrorMap> draw_error_map_files(const LabConfig& lab, const PartSpec& part,
-                                                  const DatasetDirs& d, const fs::path& run_out,
+                                                  const DatasetDirs& d, const SealedOutputs& run,
                                                   const GradeOptions& o, std::ostream& log) {
   if (d.hidden) return std::nullopt;
   for (const auto& output : part.outputs) {
     DrawnErrorMap drawn;
     try {
-      const std::optional<ErrorMap> m = map_of(lab, part, output, d, run_out);
+      const std::optional<ErrorMap> m = map_of(lab, part, output, d, run);
       if (!m) continue;
       const std::optional<fs::path> stem = map_stem(o, part.name, d.name, output);
       const std::string what = kErrorMapNote + output + " is wrong on " + d.name;

@@ -22,6 +22,7 @@
 #include "grade.h"
 #include "lab_config.h"
 #include "report.h"
+#include "sealed_outputs.h"
 
 namespace gpulab {
 
@@ -38,13 +39,12 @@ struct DrawnErrorMap {
 // `lab`, so that none of another submission stays there.
 void remove_error_maps(const LabConfig& lab, const GradeOptions& o);
 
-// The map of the first output of `part` on `d` that maps, read from the run's output folder
-// `run_out` as the check reads it (run_output.h) and kept where `o` puts it; nothing where no
+// The map of the first output of `part` on `d` that maps, read from the outputs the run handed
+// over (`got`) as the check reads them, and kept where `o` puts it; nothing where no
 // output maps (all passed, or none is a float32 output of rank 2 or 3) or `d` is hidden. A map
 // that cannot be drawn or kept is said on `log`, and the note says where to look.
 std::optional<DrawnErrorMap> draw_error_map_files(const LabConfig& lab, const PartSpec& part,
-                                                  const DatasetDirs& d,
-                                                  const std::filesystem::path& run_out,
+                                                  const DatasetDirs& d, const SealedOutputs& got,
                                                   const GradeOptions& o, std::ostream& log);
 
 }  // namespace gpulab

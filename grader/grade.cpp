@@ -1,5 +1,6 @@
 #include "grade.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -266,6 +267,9 @@ Report grade(const GradeOptions& options, std::ostream& log) {
     report.stopped_by = s.signal;
   }
   report.phase_seconds = clock.seconds();
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  report.peak_memory_mib = static_cast<double>(self.ru_maxrss) / 1024;  // ru_maxrss: KiB
   return report;
 }
 

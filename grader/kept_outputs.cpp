@@ -1,7 +1,6 @@
 #include "kept_outputs.h"
 
 #include "npy.h"
-#include "run_output.h"
 #include "temporaries.h"
 
 namespace gpulab {
@@ -26,10 +25,9 @@ fs::path kept_outputs_dir(const fs::path& keep_dir, const std::string& part,
 }
 
 std::string keep_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& d,
-                         const fs::path& run_out, const fs::path& keep_dir) {
+                         const SealedOutputs& run, const fs::path& keep_dir) {
   const fs::path dir = kept_outputs_dir(keep_dir, part.name, d.name);
   fs::create_directories(dir);
-  const RunOutput run(run_out);
   std::string problems;
   for (const auto& name : part.outputs) {
     const bool ints = lab.outputs.at(name).dtype == "int32";
@@ -40,7 +38,7 @@ std::string keep_outputs(const LabConfig& lab, const PartSpec& part, const Datas
       fs::copy_file(expected_from, to, fs::copy_options::overwrite_existing);
     });
     try {
-      const NpyArray a = run.read_npy(name + ".npy", ints ? DType::i32 : DType::f32);
+      const NpyArray a = run.read_npy(name, ints ? DType::i32 : DType::f32);
       const NpyArray e = map_npy(expected_from, ints ? DType::i32 : DType::f64);  // trusted
       if (a.shape != e.shape)
         throw NpyError(name + ".npy has shape " + a.shape_string() + ", not the expected " +

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,8 @@
 #include <mutex>
 #include <set>
 
+#include "channel_protocol.h"
+#include "process_tree.h"
 #include "safe_text.h"
 #include "stop_signals.h"
 
@@ -59,36 +62,52 @@ std::string ProcessResult::describe() const {
   return buf;
 }
 
-namespace {
-
-// Writes to a pipe whose reader may be gone (a child that closed its end, or exited) without
-// the SIGPIPE that would end the grader: blocked for this thread while it writes, and a
-// pending one consumed.
-void write_without_sigpipe(int fd, const std::string& bytes) {
-  sigset_t pipe_signal, old;
-  sigemptyset(&pipe_signal);
-  sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
-  if (write(fd, bytes.data(), bytes.size()) < 0 && errno == EPIPE) {
-    const timespec now{0, 0};
-    sigtimedwait(&pipe_signal, nullptr, &now);
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+double ChildClock::wall_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
-// Answers each complete line of `more` (after what `pending` holds of an earlier one). A line
-// longer than any request is answered too, so a child that floods the channel gets errors.
-void answer_requests(const ProcessOptions& o, std::string& pending, const std::string& more,
-                     int reply_fd) {
-  constexpr size_t kLongestRequest = 64;
-  pending += more;
-  size_t at;
-  while ((at = pending.find('\n')) != std::string::npos || pending.size() > kLongestRequest) {
-    const size_t end = at == std::string::npos ? pending.size() : at;
-    const std::string reply = o.answer(pending.substr(0, std::min(end, kLongestRequest))) + "\n";
-    pending.erase(0, at == std::string::npos ? end : end + 1);
-    if (reply_fd >= 0) write_without_sigpipe(reply_fd, reply);
+double ChildClock::cpu_s() const {
+  return process_tree_cpu_seconds(pid);
+}
+
+namespace {
+
+// One message from the channel, with the descriptors it carried; false at the channel's end
+// (the child closed it, or exited). The grader's socket end is non-blocking.
+bool receive_message(int fd, ChannelMessage& m) {
+  m.bytes.assign(kChannelMessageMax + 1, '\0');
+  iovec io{m.bytes.data(), m.bytes.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kChannelFdsMax)];
+  msghdr h{};
+  h.msg_iov = &io;
+  h.msg_iovlen = 1;
+  h.msg_control = control;
+  h.msg_controllen = sizeof control;
+  // Close-on-exec at once: a descriptor a run sent must never reach another child.
+  ssize_t n = recvmsg(fd, &h, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+  // A child that ended with answers it never read resets the connection: that is said once,
+  // and what it sent before is still there to read.
+  if (n < 0 && errno == ECONNRESET) n = recvmsg(fd, &h, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+  if (n < 0) {
+    m.bytes.clear();
+    return errno == EAGAIN || errno == EINTR;  // nothing yet, but still open
   }
+  // The descriptors first, whatever the bytes: each is closed when `m` goes, unless kept.
+  if (h.msg_controllen > 0)
+    for (cmsghdr* c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+      const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      for (size_t i = 0; i < count; ++i) {
+        int got;
+        std::memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+        m.fds.emplace_back(got);
+      }
+    }
+  m.bytes.resize(std::min(static_cast<size_t>(n), kChannelMessageMax));
+  m.too_long = (h.msg_flags & MSG_TRUNC) || static_cast<size_t>(n) > kChannelMessageMax;
+  m.too_many_fds = h.msg_flags & MSG_CTRUNC;
+  // Zero bytes and no descriptor: the channel's end (an empty message ends it too).
+  return n > 0 || !m.fds.empty();
 }
 
 }  // namespace
@@ -111,10 +130,10 @@ ProcessResult run_process(const ProcessOptions& o) {
   // The child's extra descriptors, as (what the parent made, the number the child sees); the
   // parent's ends to close once the child has them.
   std::vector<std::pair<int, int>> child_fds;
-  int request_read = -1, reply_write = -1, collect_read = -1;
+  int channel = -1, collect_read = -1;
   const auto close_all = [&] {
     for (const auto& [fd, number] : child_fds) close(fd);
-    for (int fd : {request_read, reply_write, collect_read, fds[0], fds[1], err_fds[0], err_fds[1]})
+    for (int fd : {channel, collect_read, fds[0], fds[1], err_fds[0], err_fds[1]})
       if (fd >= 0) close(fd);
   };
   for (const auto& [number, bytes] : o.fd_inputs) {
@@ -129,20 +148,18 @@ ProcessResult run_process(const ProcessOptions& o) {
     close(p[1]);
     child_fds.emplace_back(p[0], number);
   }
-  if (o.answer) {
-    int req[2], rep[2];
-    if (pipe2(req, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0) {
-      r.start_error = std::string("pipe: ") + std::strerror(errno);
+  if (o.on_message) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+      r.start_error = std::string("socketpair: ") + std::strerror(errno);
       close_all();
       return r;
     }
-    request_read = req[0];
-    reply_write = rep[1];
-    // A child that asks without end and never reads its answers fills the pipe: the answers it
-    // does not read are dropped rather than stopping the grader's watch of it.
-    fcntl(reply_write, F_SETFL, O_NONBLOCK);
-    child_fds.emplace_back(req[1], o.requests.first);
-    child_fds.emplace_back(rep[0], o.requests.second);
+    channel = pair[0];
+    // A child that sends without end and never reads its answers fills the socket: the answers
+    // it does not read are dropped rather than stopping the grader's watch of it.
+    fcntl(channel, F_SETFL, O_NONBLOCK);
+    child_fds.emplace_back(pair[1], o.channel_fd);
   }
   if (o.collect.first >= 0) {
     int c[2];
@@ -239,7 +256,7 @@ ProcessResult run_process(const ProcessOptions& o) {
     r.start_error = o.argv[0] + ": " + std::strerror(exec_errno);
   close(err_fds[0]);
 
-  std::string requests;  // a request line not yet complete
+  const ChildClock clock{pid, t0};
   const auto deadline = t0 + std::chrono::duration<double>(o.timeout_s);
   int status = 0;
   bool exited = false;
@@ -292,19 +309,23 @@ ProcessResult run_process(const ProcessOptions& o) {
     const int wait_ms = static_cast<int>(std::min<double>(
         100, std::chrono::duration<double, std::milli>(deadline - now).count() + 1));
     pollfd polled[3] = {
-        {pipe_open ? fds[0] : -1, POLLIN, 0}, {request_read, POLLIN, 0}, {collect_read, POLLIN, 0}};
+        {pipe_open ? fds[0] : -1, POLLIN, 0}, {channel, POLLIN, 0}, {collect_read, POLLIN, 0}};
     if (poll(polled, 3, wait_ms) > 0) {
       if (polled[2].revents) {
         if (!collect(collect_read)) collect_read = -1;
         continue;
       }
       if (polled[1].revents) {
-        const ssize_t n = read(request_read, buf, sizeof buf);
-        if (n <= 0) {
-          close(request_read);
-          request_read = -1;
-        } else {
-          answer_requests(o, requests, std::string(buf, static_cast<size_t>(n)), reply_write);
+        ChannelMessage m;
+        m.clock = &clock;
+        if (!receive_message(channel, m)) {
+          close(channel);
+          channel = -1;
+        } else if (!m.bytes.empty() || !m.fds.empty()) {
+          const std::string reply = o.on_message(m);
+          // Never SIGPIPE (the child may be gone); never blocking (it may not read).
+          if (!reply.empty())
+            send(channel, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
         }
         continue;
       }
@@ -337,8 +358,15 @@ ProcessResult run_process(const ProcessOptions& o) {
     }
     collect_read = -1;
   }
-  for (int fd : {request_read, reply_write, collect_read})
-    if (fd >= 0) close(fd);
+  // What the child sent before it ended is still read: its last message may be its record.
+  while (channel >= 0) {
+    ChannelMessage m;
+    m.clock = &clock;
+    if (!receive_message(channel, m) || (m.bytes.empty() && m.fds.empty())) break;
+    o.on_message(m);
+  }
+  if (channel >= 0) close(channel);
+  if (collect_read >= 0) close(collect_read);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r.timed_out) {
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);

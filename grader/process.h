@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -11,7 +12,27 @@
 #include <utility>
 #include <vector>
 
+#include "unique_fd.h"
+
 namespace gpulab {
+
+// A running child's clock, read from outside it: the wall time since it started, and the CPU
+// time of its whole process tree (process_tree.h).
+struct ChildClock {
+  pid_t pid = -1;
+  std::chrono::steady_clock::time_point started;
+  double wall_s() const;
+  double cpu_s() const;
+};
+
+// One message a child sent on its channel (ProcessOptions::channel_fd), as it came.
+struct ChannelMessage {
+  std::string bytes;
+  bool too_long = false;              // more than the channel's limit: cut (and refused)
+  std::vector<UniqueFd> fds;          // the descriptors it carried, now the grader's
+  bool too_many_fds = false;          // more than the channel's limit: the rest were closed
+  const ChildClock* clock = nullptr;  // the child's, when the message came
+};
 
 struct ProcessOptions {
   std::vector<std::string> argv;
@@ -34,10 +55,12 @@ struct ProcessOptions {
   // Bytes the child reads from file descriptors of its own (bubblewrap's --seccomp program):
   // each is a pipe holding them, at that number in the child. At most a pipe's buffer each.
   std::vector<std::pair<int, std::string>> fd_inputs = {};
-  // A conversation with the child while it runs: it writes lines to fd `requests.first`, and
-  // `answer` returns what is written back to it on fd `requests.second` (sample_protocol.h).
-  std::pair<int, int> requests = {-1, -1};
-  std::function<std::string(const std::string& line)> answer = nullptr;
+  // A conversation with the child while it runs (harness/channel_protocol.h): a Unix seqpacket
+  // socket at fd `channel_fd` in the child. Each message it sends goes to `on_message` as it
+  // comes, with the descriptors it carried (received close-on-exec: no other child inherits
+  // them); what that returns, if not empty, is sent back as one message.
+  int channel_fd = -1;
+  std::function<std::string(ChannelMessage& message)> on_message = nullptr;
   // A channel the child writes to while it runs (the CPU backend's report, sim/README.md): a
   // pipe at fd `collect.first` in the child, read as the bytes come, so that what the child
   // wrote stays the grader's whatever it does to its end later. Owner-write-only, so that the

@@ -102,6 +102,9 @@ struct Report {
   // Where the grading's time went, seconds by phase (grade_phases.h): for instructors and
   // gpulab bench-grader; empty in a report no grading made (a grader that left none).
   std::map<std::string, double> phase_seconds;
+  // The grader's own peak resident memory in MiB (getrusage): whatever a run leaves or sends, it
+  // is read on a budget (docs/GRADING.md, "The trust boundary"); 0 in a report no grading made.
+  double peak_memory_mib = 0;
   nlohmann::json environment = nlohmann::json::object();  // version, backend, GPU, compiler
   std::string grader_error;  // set when the grader itself failed: then no score is given
   // The signal (SIGTERM, SIGINT) that stopped the grading before it finished (stop_signals.h):

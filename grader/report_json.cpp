@@ -91,6 +91,7 @@ json gpulab_report_json(const Report& report) {
   j["execution_time_s"] = report.execution_time_s;
   j["environment"] = report.environment;
   j["phase_seconds"] = report.phase_seconds;
+  j["peak_memory_mib"] = report.peak_memory_mib;
   j["grader_error"] = report.grader_error;
   j["stopped_by"] = report.stopped_by;
   j["hidden_tests_visibility"] = report.hidden_tests_visibility;
@@ -147,6 +148,9 @@ Report report_from_gpulab_json(const json& j) {
     for (const auto& item : phases.items())
       r.phase_seconds[item.key()] = field<double>(phases, item.key().c_str(), "phase_seconds.");
   }
+  // Optional: reports written before gpulab measured its memory have none.
+  if (j.contains("peak_memory_mib"))
+    r.peak_memory_mib = field<double>(j, "peak_memory_mib", kTopLevel);
   r.grader_error = field<std::string>(j, "grader_error", kTopLevel);
   r.stopped_by = field<int>(j, "stopped_by", kTopLevel);
   r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", kTopLevel);

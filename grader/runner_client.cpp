@@ -4,7 +4,6 @@
 
 #include "grade_phases.h"
 #include "random_bytes.h"
-#include "run_output.h"
 #include "runner_protocol.h"
 #include "safe_text.h"
 #include "sample_protocol.h"
@@ -35,17 +34,6 @@ SimReport read_sim_findings(const ProcessResult& p, const std::string& key, bool
   return r;
 }
 
-// The runner's result.json; null where it left none that parses.
-nlohmann::json read_result(const RunOutput& output) {
-  RunFile file = output.open(kResultFile);
-  if (!file.is_open()) return nullptr;
-  try {
-    return well_typed(nlohmann::json::parse(file.stream()), {"status", "message"});
-  } catch (const nlohmann::json::exception&) {
-    return nullptr;
-  }
-}
-
 // The largest file a runner may write: 1 GiB, or more where the expected outputs are larger (a
 // scan of 2^28 ints writes 1 GiB and a header). An expected float output is float64, twice
 // the runner's float32 file; an expected int32 output has the runner's size exactly.
@@ -68,16 +56,23 @@ std::string output_tail(const ProcessResult& p) {
 }  // namespace
 
 std::vector<std::string> runner_command(const std::string& runner, const std::string& part,
-                                        const std::string& dataset, const std::string& out) {
-  return {runner, kPartOption, part, kDatasetOption, dataset, kOutOption, out};
+                                        const std::string& dataset) {
+  return {runner, kPartOption, part, kDatasetOption, dataset};
 }
 
 std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char* mode) {
   return {mode, kTimingOption, nlohmann::json(policy).dump()};
 }
 
-nlohmann::json read_result(const std::filesystem::path& out_dir) {
-  return read_result(RunOutput(out_dir));
+std::set<std::string> output_names(const PartSpec& part, int samples) {
+  std::set<std::string> names;
+  for (const auto& o : part.outputs) {
+    for (const std::string& prefix :
+         {std::string(), std::string(kRepeatPrefix), std::string("timed_")})
+      names.insert(prefix + o);
+    for (int k = 1; k <= samples; ++k) names.insert(sample_output_prefix(k) + o);
+  }
+  return names;
 }
 
 std::string run_failure(const ProcessResult& p, const RunLimit& limit) {
@@ -116,27 +111,29 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     return sandbox.inside(box, p).string();
   };
   std::vector<std::string> argv =
-      runner_command(inside(staged.runner), part.name, inside(staged.input), inside(out_dir));
+      runner_command(inside(staged.runner), part.name, inside(staged.input));
   if (time) {
     const auto timed = timing_arguments(timing);
     argv.insert(argv.end(), timed.begin(), timed.end());
   }
   argv.insert(argv.end(), flags.begin(), flags.end());  // runner_flags.h's
-  ProcessOptions po;
-  if (stage) {
+  if (stage)
     argv.insert(argv.end(), {kSamplesOption, std::to_string(samples.size()), kSamplesDirOption,
                              inside(samples_dir)});
-    po.requests = {kSampleRequestFd, kSampleReplyFd};
-    po.answer = [&](const std::string& line) { return stage->answer(line); };
-  }
   argv.insert(argv.begin(), wrapper.prefix.begin(), wrapper.prefix.end());
+  const size_t file_limit = output_file_limit(part, ds);
+  RunChannel channel(output_names(part, static_cast<int>(samples.size())), file_limit,
+                     stage ? &*stage : nullptr);
+  ProcessOptions po;
   po.argv = argv;
   po.cwd = out_dir;
   po.timeout_s = limit.wall_s;
   po.output_limit = 16 * 1024;
   po.cpu_limit_s = limit.cpu_s;
-  po.file_size_limit = output_file_limit(part, ds);
+  po.file_size_limit = file_limit;
   po.env = part.runner_env();
+  po.channel_fd = kChannelFd;
+  po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
   // The CPU backend's report: a pipe the runtime takes at start, and a key it repeats in its
   // end record, which the run's own code cannot know (sim_report.h).
   const std::string sim_key = sim ? random_hex(16) : "";
@@ -160,20 +157,15 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
   staging.reset();
   o.process = p;
   o.timed_out = limit.stopped(p);
-  // Only regular files the run wrote, never through a link (run_output.h): a link left there
-  // would lead the grader to whatever it names, an expected output or the reference's record.
-  const RunOutput output(collected_out_dir);
-  if (!output.refused().empty()) {
-    o.message = output.refused() + ".";
-    return o;
-  }
-  o.result = read_result(output);
+  o.outputs = channel.outputs();
+  o.samples = channel.samples();
+  o.result = channel.record();
   const std::string status = o.result.is_object() ? o.result.value("status", "") : "";
   const bool ok = p.ok() && status == runner_status(RunnerExit::ok);
   const SimReport sim_report = sim ? read_sim_findings(p, sim_key, ok) : SimReport{};
   o.sim_findings = sim_report.findings;
-  if (stage && !stage->problem().empty()) {
-    o.message = "your run failed: " + stage->problem();
+  if (!channel.problem().empty()) {
+    o.message = "your run failed: " + channel.problem();
     return o;
   }
   if (ok) {
@@ -182,7 +174,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
     return o;
   }
   // The runner rejects a command line it does not understand (RunnerExit::usage): our fault,
-  // not the student's. Student code can exit with that code too, but writes no such record.
+  // not the student's. Student code can exit with that code too, but sends no such record.
   if (p.exit_code == exit_code(RunnerExit::usage) && !p.timed_out &&
       status == runner_status(RunnerExit::usage))
     throw std::runtime_error("the runner " + runner.string() +
@@ -194,6 +186,11 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
   }
   if (o.result.is_object() && o.result.contains("message") && !p.timed_out && p.signal == 0)
     o.message = "your code failed: " + o.result["message"].get<std::string>() + output_tail(p);
+  else if (o.result.is_null() && p.ok())
+    o.message = "the run " + p.describe() +
+                " before handing gpulab its record: did your code end the program itself, or "
+                "close or replace gpulab's descriptor " +
+                std::to_string(kChannelFd) + "?" + output_tail(p);
   else
     o.message = run_failure(p, limit);
   return o;

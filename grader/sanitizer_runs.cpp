@@ -131,8 +131,12 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
     const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
                              toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
                                                                : std::vector<fs::path>{toolkit}};
+    // The tool starts threads of its own when it likes: the run's are not checked (its outputs
+    // and time never count).
+    std::vector<std::string> flags = job.flags;
+    flags.push_back(kUnderToolFlag);
     runs[i].o = run_runner(c_.sandbox, c_.paths, b.runner, c_.o.backend, part, job.d, out, false,
-                           {}, limit, job.flags, {}, wrapper);
+                           {}, limit, flags, {}, wrapper);
     runs[i].r = parse_sanitizer_log(read_log(out), tool);
   });
   for (size_t j = 0; j < jobs.size(); ++j) {

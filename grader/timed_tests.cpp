@@ -5,11 +5,11 @@
 
 #include "check.h"
 #include "grade_phases.h"
+#include "outside_clock.h"
 #include "runner_flags.h"
 #include "scoring.h"
 #include "secret.h"
 #include "stats.h"
-#include "timing_record.h"
 
 namespace gpulab {
 
@@ -34,6 +34,71 @@ std::vector<std::vector<double>> scored_per_round(const TimedTests::Rounds& m,
   if (baseline) scored.push_back(round_ratios(*baseline, m.student));
   return scored;
 }
+
+// The key of a timing dataset in this grading's maps.
+std::string dataset_key(const DatasetDirs& d) {
+  return d.group + "/" + d.name;
+}
+
+// The inside times of a run's samples.
+std::vector<double> inside_ms(const std::vector<SampleClock>& samples) {
+  std::vector<double> ms;
+  for (const SampleClock& s : samples) ms.push_back(s.inside_ms);
+  return ms;
+}
+
+// What the outside clock said of the student's timed calls, for the test's message; "" where it
+// contradicted none.
+std::string outside_clock_note(const TimedTests::Rounds& m) {
+  if (m.contradicted == 0) return "";
+  return fmt("\ngpulab's own clock, outside your process, saw %.0f of your %.0f timed calls take "
+             "longer than your process reported",
+             m.contradicted, m.samples) +
+         fmt(" (the largest gap: reported %.4g ms, while %.4g ms of work fit between gpulab "
+             "handing over the call's inputs and receiving its outputs, beyond what the "
+             "reference's own run needed for loading and capturing them)",
+             m.worst.inside_ms, m.worst_bound_ms) +
+         ". Each such call counts at the outside bound: work done before a call's clock starts "
+         "or after it stops (in another thread, a signal or exit handler, or by rewriting "
+         "gpulab's record) is still work done for that call.";
+}
+
+// What the outside clock saw, for the report's instructors (and docs/PERF.md's figures).
+nlohmann::json outside_clock_record(const TimedTests::Rounds& m) {
+  nlohmann::json j = {{"contradicted", m.contradicted}, {"samples", m.samples}};
+  if (!m.excess_ms.empty()) {
+    j["excess_ms_median"] = median(m.excess_ms);
+    j["excess_ms_max"] = *std::max_element(m.excess_ms.begin(), m.excess_ms.end());
+  }
+  return j;
+}
+
+}  // namespace
+
+std::vector<double> TimedTests::Rounds::counted(const PartSpec& part,
+                                                const std::vector<SampleClock>& student,
+                                                const std::vector<SampleClock>& reference) {
+  std::vector<double> ms;
+  for (size_t k = 0; k < student.size(); ++k) {
+    ++samples;
+    if (k >= reference.size()) {  // no reference here (the student kit): its own time
+      ms.push_back(student[k].inside_ms);
+      continue;
+    }
+    const OutsideChecked c = outside_checked(part.gpu, student[k], reference[k]);
+    ms.push_back(c.ms);
+    excess_ms.push_back(c.excess_ms);
+    if (!c.contradicted) continue;
+    ++contradicted;
+    if (c.bound_ms - student[k].inside_ms > worst_bound_ms - worst.inside_ms) {
+      worst = student[k];
+      worst_bound_ms = c.bound_ms;
+    }
+  }
+  return ms;
+}
+
+namespace {
 
 // Who is timed in a round of the performance test.
 enum class Timed { student, reference, baseline };
@@ -134,17 +199,17 @@ bool TimedTests::timed_student_run(const PartSpec& part, const DatasetDirs& d,
     why = "Not timed: " + o.message;
     return false;
   }
-  if (const std::string problem = timing_record_problem(o.result, graded); !problem.empty()) {
+  if (o.samples.size() != samples.size()) {  // the channel took them in order, each once
     row.result = "error";
-    why = "Not timed: the timed run's record is not one gpulab's timing writes (" + problem +
-          "). Does your code write result.json?";
+    why = "Not timed: the timed run handed gpulab " + std::to_string(o.samples.size()) + " of " +
+          std::to_string(samples.size()) + " timed samples.";
     return false;
   }
   // Every timed call saw inputs of its own, never seen before: a result kept from an earlier
   // call, or worked out only for some calls, is wrong here. (The run's first call and warmup,
   // on the dataset itself, write nothing: they are not timed.)
   const ScopedPhase checking(GradePhase::kCheck);
-  const CheckResult sc = check_sample_outputs(c_.lab, part, samples, out);
+  const CheckResult sc = check_sample_outputs(c_.lab, part, samples, *o.outputs);
   row.err_over_bound = std::max(row.err_over_bound, sc.max_err_over_bound);
   if (!sc.pass) {
     row.result = "FAIL";
@@ -186,6 +251,7 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
   const DatasetDirs dirs[2] = {c_.dataset(*groups[0], *specs[0]),
                                c_.dataset(*groups[1], *specs[1])};
   std::vector<double> per_unit[2], ms[2];
+  Rounds m;  // for the outside clock's count
   DatasetRow rows[2] = {{part.name, specs[0]->name, "pass", 0, -1, -1, -1},
                         {part.name, specs[1]->name, "pass", 0, -1, -1, -1}};
   for (int round = 0; !timing.rounds_done(round, {round_ratios(per_unit[1], per_unit[0])});
@@ -204,7 +270,7 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
       if (!(work > 0))
         throw std::runtime_error("the runner of " + part.name + " reports no work on " +
                                  specs[k]->name + ", so time per unit is undefined");
-      ms[k].push_back(timing_median(o));
+      ms[k].push_back(median(m.counted(part, o.samples, reference_samples(part, dirs[k], timing))));
       if (const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack, work);
           ms[k].back() < least) {
         t.extra = {{"implausible", true}};
@@ -238,7 +304,8 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
          fmt(t.passed ? "At most %.2fx earns these points: your code scales with the data."
                       : "These points need at most %.2fx: does the work per point still grow "
                         "with the size of the input?",
-             r.max_growth);
+             r.max_growth) +
+         outside_clock_note(m);
 }
 
 // Alternates student and reference timed runs (S R R S S R ..., with a baseline B S R R S B
@@ -256,6 +323,9 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
   const int rounds = timing.rounds;
   Rounds m;
   for (int r = 0; !timing.rounds_done(r, scored_per_round(m, baseline)); ++r) {
+    // The round's two runs of the same samples, adjacent in time: the reference's tells the
+    // harness's own share of the outside clock's window on each (outside_clock.h).
+    std::vector<SampleClock> student, reference;
     for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
       const char* whose = who == Timed::student     ? "your "
                           : who == Timed::reference ? "reference "
@@ -266,24 +336,53 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
         baseline->push_back(timed_baseline_run(part, d, timing));
         continue;
       }
-      RunOutcome o;
       if (who == Timed::reference) {
-        // Trusted: its outputs are not checked, so not written (a gigabyte a sample for some).
-        o = run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part, d,
-                       c_.work / "timed" / part.name / "reference", true, timing.graded_policy(),
-                       RunLimit::clock(c_.o.timed_run_timeout_s), {kNoOutputsFlag},
-                       timing_samples(d, timing));
-        if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
-        m.reference.push_back(timing_median(o));
+        const RunOutcome o = timed_reference_run(part, d, timing);
+        reference = o.samples;
+        m.reference.push_back(median(inside_ms(o.samples)));
         m.reference_work = o.result.value("work", 0.0);
         continue;
       }
+      RunOutcome o;
       if (!timed_student_run(part, d, timing, "student", o, row, m.failed)) return m;
-      m.student.push_back(timing_median(o));
+      student = o.samples;
       m.work = o.result.value("work", 0.0);
     }
+    m.student.push_back(median(m.counted(part, student, reference)));
   }
   return m;
+}
+
+// One timed run of the reference on `d`'s samples: trusted, so its outputs are not checked, but
+// it hands them over as the student's run does, so that its window on the outside clock holds
+// the same work of the harness's (outside_clock.h).
+RunOutcome TimedTests::timed_reference_run(const PartSpec& part, const DatasetDirs& d,
+                                           const TimingSettings& timing) {
+  const std::vector<DatasetDirs>& samples = timing_samples(d, timing);
+  RunOutcome o =
+      run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part, d,
+                 c_.work / "timed" / part.name / "reference", true, timing.graded_policy(),
+                 RunLimit::clock(c_.o.timed_run_timeout_s), {}, samples);
+  if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
+  if (o.samples.size() != samples.size())
+    throw std::runtime_error("the reference's timed run handed over " +
+                             std::to_string(o.samples.size()) + " of " +
+                             std::to_string(samples.size()) + " samples");
+  reference_samples_[dataset_key(d)] = o.samples;
+  return o;
+}
+
+const std::vector<SampleClock>& TimedTests::reference_samples(const PartSpec& part,
+                                                              const DatasetDirs& d,
+                                                              const TimingSettings& timing) {
+  static const std::vector<SampleClock> none;
+  if (!c_.scope.reference) return none;
+  if (const auto it = reference_samples_.find(dataset_key(d)); it != reference_samples_.end())
+    return it->second;
+  c_.steps.note("timing reference " + part.name + " on " + d.name +
+                " (for the outside clock's share)");
+  timed_reference_run(part, d, timing);
+  return reference_samples_[dataset_key(d)];
 }
 
 // The performance test: time_rounds against the reference where there is one (and the
@@ -317,9 +416,13 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
   row.reference_ms = ref;
   row.ratio = ratio;
   out_.row(row);
-  t.extra = {
-      {"student_ms", s}, {"reference_ms", ref},           {"ratio", ratio},
-      {"work", work},    {"student_samples_ms", student}, {"reference_samples_ms", reference}};
+  t.extra = {{"student_ms", s},
+             {"reference_ms", ref},
+             {"ratio", ratio},
+             {"work", work},
+             {"student_samples_ms", student},
+             {"reference_samples_ms", reference},
+             {"outside_clock", outside_clock_record(m)}};
   // The leaderboard ranks GPU kernels timed on a GPU; a CPU part's time says little of the work.
   if (part.gpu) out_.leaderboard({part.name + " time (ms)", s, "asc"});
   std::string out =
@@ -348,7 +451,7 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
   t.passed = award.passed;
   out += fmt("Full points at a ratio of %.2f or less; this earns %.0f%% of them.",
              c_.lab.curve.full_at_ratio, 100 * f);
-  return out;
+  return out + outside_clock_note(m);
 }
 
 // The datasets of a graded timed run's samples on the timing dataset `d`: made by its
@@ -356,7 +459,7 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
 // secret, so that no two samples share content and students cannot make them beforehand.
 const std::vector<DatasetDirs>& TimedTests::timing_samples(const DatasetDirs& d,
                                                            const TimingSettings& timing) {
-  auto& found = samples_[d.group + "/" + d.name];
+  auto& found = samples_[dataset_key(d)];
   if (!found.empty()) return found;
   const GroupSpec* g = nullptr;
   const DatasetSpec* spec = nullptr;

@@ -26,12 +26,22 @@ class TimedTests {
   // (else each test says it was not timed, and scores nothing).
   void grade(const PartSpec& part, bool public_ok);
 
-  // What the alternating rounds on one dataset measured: each round's median time in ms, the
-  // work each runner reported, or why the student's code was not timed.
+  // What the alternating rounds on one dataset measured: each round's median time in ms (the
+  // student's as the outside clock allows it, outside_clock.h), the work each runner reported,
+  // or why the student's code was not timed.
   struct Rounds {
     std::vector<double> student, reference;  // reference: empty when it was not timed
     double work = 0, reference_work = 0;
     std::string failed;  // non-empty: a timed run failed or its outputs were wrong; why
+    // The student's samples whose inside time the outside clock contradicted, of all timed,
+    // and the one it contradicted most.
+    int contradicted = 0, samples = 0;
+    SampleClock worst;
+    double worst_bound_ms = 0;
+    std::vector<double> excess_ms;  // each checked sample's (outside_clock.h)
+    // The student's samples counted, each as outside_checked allows.
+    std::vector<double> counted(const PartSpec& part, const std::vector<SampleClock>& student,
+                                const std::vector<SampleClock>& reference);
   };
   // Times the student's runner on `d` in the part's rounds, the reference's (with_reference)
   // and the lab's baseline's (into `baseline`, where given) beside it in each round
@@ -52,11 +62,18 @@ class TimedTests {
                         std::vector<double>* baseline);
   const std::vector<DatasetDirs>& timing_samples(const DatasetDirs& d,
                                                  const TimingSettings& timing);
+  // The reference's last timed run on `d`'s samples, as the grader saw it (timed once here where
+  // no round of this grading timed it yet); empty where there is no reference.
+  const std::vector<SampleClock>& reference_samples(const PartSpec& part, const DatasetDirs& d,
+                                                    const TimingSettings& timing);
+  RunOutcome timed_reference_run(const PartSpec& part, const DatasetDirs& d,
+                                 const TimingSettings& timing);
 
   const GradeContext& c_;
   RunnerBuilds& runners_;
   ReportBuilder& out_;
   std::map<std::string, std::vector<DatasetDirs>> samples_;  // timing_samples(), by dataset
+  std::map<std::string, std::vector<SampleClock>> reference_samples_;  // by dataset
 };
 
 }  // namespace gpulab

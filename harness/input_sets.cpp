@@ -1,5 +1,7 @@
 #include "input_sets.h"
 
+#include <stdexcept>
+
 namespace gpulab {
 
 namespace {
@@ -9,8 +11,9 @@ constexpr size_t kPlaces = 64;      // a set's copy takes each in turn: 4 sets, 
 
 }  // namespace
 
-MovingInputs::MovingInputs(RunContext& ctx, size_t element_bytes)
+MovingInputs::MovingInputs(RunContext& ctx, std::string name, size_t element_bytes)
     : ctx_(ctx),
+      name_(std::move(name)),
       element_bytes_(element_bytes),
       padded_(ctx.time),
       places_(static_cast<size_t>(input_sets(ctx)), 0) {
@@ -42,6 +45,35 @@ void MovingInputs::refresh(int set) {
 
 void RunContext::refresh_inputs(int set) {
   for (MovingInputs* in : moving_inputs) in->refresh(set);
+}
+
+long long first_device_difference(const void* a, const void* b, size_t bytes) {
+  constexpr size_t kPiece = size_t{8} << 20;
+  std::vector<unsigned char> x(std::min(bytes, kPiece)), y(x.size());
+  for (size_t done = 0; done < bytes; done += kPiece) {
+    const size_t n = std::min(kPiece, bytes - done);
+    GPULAB_CUDA(
+        cudaMemcpy(x.data(), static_cast<const char*>(a) + done, n, cudaMemcpyDeviceToHost));
+    GPULAB_CUDA(
+        cudaMemcpy(y.data(), static_cast<const char*>(b) + done, n, cudaMemcpyDeviceToHost));
+    if (std::memcmp(x.data(), y.data(), n) != 0)
+      for (size_t i = 0; i < n; ++i)
+        if (x[i] != y[i]) return static_cast<long long>(done + i);
+  }
+  return -1;
+}
+
+void RunContext::check_inputs(int set, const char* what) const {
+  for (const MovingInputs* in : moving_inputs) {
+    const long long at = in->first_change(set);
+    if (at < 0) continue;
+    throw std::runtime_error(
+        std::string("your ") + what + " changed its input \"" + in->name() + "\" (element " +
+        std::to_string(at) +
+        " first). Inputs are read-only: a function that writes into its const inputs (sorts "
+        "them in place, say, or uses them as scratch) changes what the next call sees. Work on "
+        "a copy of your own.");
+  }
 }
 
 }  // namespace gpulab

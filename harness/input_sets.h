@@ -12,18 +12,27 @@
 // compute-sanitizer), not in padding; a refresh there (the grader's second call) writes the
 // input into a new allocation, made while the old one still stands: a new address too.
 //
-// A driver holds each input in one of these and hands get(set) to the student's function;
-// run_gpu_part and run_cpu_part move every input of the run before each timed sample.
+// A driver holds each input in one of these, named as the dataset names it, and hands get(set)
+// to the student's function; run_gpu_part and run_cpu_part move every input of the run before
+// each timed sample, and after every call whose outputs are checked compare each input with
+// its pristine copy (RunContext::check_inputs): a call that wrote into its const inputs fails,
+// the input named, on both backends.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "device_buffer.h"
 #include "run_part.h"
 
 namespace gpulab {
+
+// The byte offset of the first difference between two device arrays of `bytes` bytes (read back
+// in pieces: no host copy of a whole input), or -1.
+long long first_device_difference(const void* a, const void* b, size_t bytes);
 
 // Where each input set's copy sits in its allocation, and the input's place in the run.
 class MovingInputs {
@@ -36,8 +45,13 @@ class MovingInputs {
   // from the pristine copy.
   void refresh(int set);
 
+  const std::string& name() const { return name_; }
+  // The index of the first element of set `set` that differs from the pristine copy; -1 where
+  // none does.
+  virtual long long first_change(int set) const = 0;
+
  protected:
-  MovingInputs(RunContext& ctx, size_t element_bytes);
+  MovingInputs(RunContext& ctx, std::string name, size_t element_bytes);
   int sets() const { return static_cast<int>(places_.size()); }
   size_t offset(int set) const;  // in elements, from the start of the set's allocation
   size_t room() const;           // elements a set's allocation holds beyond the input
@@ -46,6 +60,7 @@ class MovingInputs {
 
  private:
   RunContext& ctx_;
+  std::string name_;
   size_t element_bytes_;
   bool padded_;  // a timed run: each set's allocation has room for its places
   std::vector<size_t> places_;
@@ -56,8 +71,8 @@ class DeviceInputs : public MovingInputs {
   static_assert(256 % sizeof(T) == 0, "an input moves by 256 bytes: whole elements");
 
  public:
-  DeviceInputs(RunContext& ctx, const T* host, size_t count)
-      : MovingInputs(ctx, sizeof(T)), count_(count), pristine_(count) {
+  DeviceInputs(RunContext& ctx, std::string name, const T* host, size_t count)
+      : MovingInputs(ctx, std::move(name), sizeof(T)), count_(count), pristine_(count) {
     if (count) pristine_.upload(host);
     for (int s = 0; s < sets(); ++s) {
       sets_.emplace_back(count + room());
@@ -66,6 +81,10 @@ class DeviceInputs : public MovingInputs {
   }
   const T* get(int set) const { return sets_[static_cast<size_t>(set)].get() + offset(set); }
   size_t size() const { return count_; }
+  long long first_change(int set) const override {
+    const long long byte = first_device_difference(get(set), pristine_.get(), count_ * sizeof(T));
+    return byte < 0 ? -1 : byte / static_cast<long long>(sizeof(T));
+  }
 
  private:
   void write(int set) override {
@@ -88,8 +107,8 @@ class HostInputs : public MovingInputs {
   static_assert(256 % sizeof(T) == 0, "an input moves by 256 bytes: whole elements");
 
  public:
-  HostInputs(RunContext& ctx, const T* host, size_t count)
-      : MovingInputs(ctx, sizeof(T)), pristine_(host, host + count) {
+  HostInputs(RunContext& ctx, std::string name, const T* host, size_t count)
+      : MovingInputs(ctx, std::move(name), sizeof(T)), pristine_(host, host + count) {
     for (int s = 0; s < sets(); ++s) {
       sets_.emplace_back(count + room());
       write(s);
@@ -97,6 +116,14 @@ class HostInputs : public MovingInputs {
   }
   const T* get(int set) const { return sets_[static_cast<size_t>(set)].data() + offset(set); }
   size_t size() const { return pristine_.size(); }
+  long long first_change(int set) const override {
+    const T* now = get(set);
+    if (pristine_.empty() || std::memcmp(now, pristine_.data(), pristine_.size() * sizeof(T)) == 0)
+      return -1;
+    for (size_t i = 0; i < pristine_.size(); ++i)
+      if (std::memcmp(&now[i], &pristine_[i], sizeof(T)) != 0) return static_cast<long long>(i);
+    return -1;
+  }
 
  private:
   void write(int set) override {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "fd_stream.h"
+#include "unique_fd.h"
 
 namespace gpulab {
 
@@ -221,14 +222,6 @@ NpyArray with_dtype(NpyArray a, const std::filesystem::path& path, DType expecte
   return a;
 }
 
-// An open file descriptor, closed when it goes.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 }  // namespace
 
 NpyArray read_npy(const std::filesystem::path& path) {
@@ -246,13 +239,20 @@ NpyArray read_npy(std::istream& in, const std::string& name, DType expected) {
 }
 
 NpyArray map_npy(const std::filesystem::path& path, DType expected) {
-  const Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (file.fd < 0) fail(path, "cannot open file");
-  FdStreamBuf buf(file.fd);  // the header, read from the same open file that is mapped
+  const UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!file.valid()) fail(path, "cannot open file");
+  return map_npy(file.get(), path.string(), expected);
+}
+
+NpyArray map_npy(int fd, const std::string& name, DType expected) {
+  const std::filesystem::path path = name;
+  FdStreamBuf buf(fd);  // the header, read from the same open file that is mapped
   std::istream in(&buf);
+  if (::lseek(fd, 0, SEEK_SET) != 0)
+    fail(path, std::string("cannot read file: ") + strerror(errno));
   Header h = read_header(in, path);
   struct stat st {};
-  if (::fstat(file.fd, &st) != 0) fail(path, std::string("cannot stat file: ") + strerror(errno));
+  if (::fstat(fd, &st) != 0) fail(path, std::string("cannot stat file: ") + strerror(errno));
   const size_t size = static_cast<size_t>(st.st_size);
   // The same checks, in the same order, as read_from's on the data.
   if (size < h.data_offset || size - h.data_offset < h.data_bytes) truncated(h, path);
@@ -264,7 +264,7 @@ NpyArray map_npy(const std::filesystem::path& path, DType expected) {
     // copy-on-write, but MAP_POPULATE write-faults such a mapping, copying every page up front,
     // which is the very cost mapping avoids. MAP_POPULATE maps the whole file now, in one call,
     // rather than one fault at a time as the data is first read.
-    void* at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd, 0);
+    void* at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (at == MAP_FAILED) fail(path, std::string("cannot map file: ") + strerror(errno));
     const std::shared_ptr<const unsigned char> whole(
         static_cast<const unsigned char*>(at),
@@ -275,8 +275,7 @@ NpyArray map_npy(const std::filesystem::path& path, DType expected) {
   return with_dtype(std::move(a), path, expected);
 }
 
-void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
-               const void* data) {
+std::string npy_header(DType dtype, const std::vector<size_t>& shape) {
   std::string dict =
       std::string("{'descr': '") + info(dtype).descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -289,17 +288,24 @@ void write_npy(const std::filesystem::path& path, DType dtype, const std::vector
   const size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';
+  const char len[2] = {static_cast<char>(dict.size() & 0xff), static_cast<char>(dict.size() >> 8)};
+  return std::string("\x93NUMPY\x01\x00", 8) + std::string(len, 2) + dict;
+}
 
+size_t npy_data_bytes(DType dtype, const std::vector<size_t>& shape) {
+  size_t n = dtype_size(dtype);
+  for (size_t d : shape) n *= d;
+  return n;
+}
+
+void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
+               const void* data) {
+  const std::string header = npy_header(dtype, shape);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) fail(path, "cannot create file");
-  out.write("\x93NUMPY\x01\x00", 8);
-  const unsigned char len[2] = {static_cast<unsigned char>(dict.size() & 0xff),
-                                static_cast<unsigned char>(dict.size() >> 8)};
-  out.write(reinterpret_cast<const char*>(len), 2);
-  out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
-  size_t n = 1;
-  for (size_t d : shape) n *= d;
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n * dtype_size(dtype)));
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(static_cast<const char*>(data),
+            static_cast<std::streamsize>(npy_data_bytes(dtype, shape)));
   if (!out) fail(path, "write failed (disk full?)");
 }
 

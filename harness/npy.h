@@ -44,7 +44,16 @@ struct NpyArray {
   }
 
  private:
-  friend NpyArray map_npy(const std::filesystem::path& path, DType expected);
+  friend NpyArray map_npy(int fd, const std::string& name, DType expected);
+  // The same on a file already open, from its start; `name` is what messages call it. For the
+  // grader's files and for a run's outputs that reached the grader as sealed memory files
+  // (harness/grader_channel.h), which nobody can change or shrink any more: mapping them is safe.
+  NpyArray map_npy(int fd, const std::string& name, DType expected);
+
+  // An .npy file's header for an array of `dtype` and `shape` (its data follows it), and the
+  // size of that data in bytes.
+  std::string npy_header(DType dtype, const std::vector<size_t>& shape);
+  size_t npy_data_bytes(DType dtype, const std::vector<size_t>& shape);
   // The data within a mapping of the file, shared by every copy; the last one unmaps it.
   std::shared_ptr<const unsigned char> mapped_;
   size_t mapped_size_ = 0;
@@ -66,6 +75,15 @@ NpyArray read_npy(std::istream& in, const std::string& name, DType expected);
 // run could change under the mapping: a file truncated while mapped makes reading it crash
 // (SIGBUS), and the dataset cache never rewrites a file in place (datasets are renamed in whole).
 NpyArray map_npy(const std::filesystem::path& path, DType expected);
+// The same on a file already open, from its start; `name` is what messages call it. For the
+// grader's files and for a run's outputs that reached the grader as sealed memory files
+// (harness/grader_channel.h), which nobody can change or shrink any more: mapping them is safe.
+NpyArray map_npy(int fd, const std::string& name, DType expected);
+
+// An .npy file's header for an array of `dtype` and `shape` (its data follows it), and the
+// size of that data in bytes.
+std::string npy_header(DType dtype, const std::vector<size_t>& shape);
+size_t npy_data_bytes(DType dtype, const std::vector<size_t>& shape);
 
 void write_npy(const std::filesystem::path& path, DType dtype, const std::vector<size_t>& shape,
                const void* data);

@@ -5,6 +5,7 @@
 
 #include "runner_flags.h"
 #include "sample_protocol.h"
+#include "student_call.h"
 
 namespace gpulab {
 
@@ -16,10 +17,14 @@ size_t OutputArray::count() const {
 
 void check_guards(const void* buffer, size_t count, const char* what) {
   const auto* words = static_cast<const uint32_t*>(buffer);
+  check_guards(words, words + kGuardWords + count, what);
+}
+
+void check_guards(const uint32_t* before_zone, const uint32_t* after_zone, const char* what) {
   size_t before = 0, after = 0;
   for (size_t i = 0; i < kGuardWords; ++i) {
-    before += words[i] != kPoisonBits;
-    after += words[kGuardWords + count + i] != kPoisonBits;
+    before += before_zone[i] != kPoisonBits;
+    after += after_zone[i] != kPoisonBits;
   }
   if (before + after == 0) return;
   throw std::runtime_error(
@@ -53,12 +58,20 @@ void GpuOutputsOf<T>::poison(int set) {
 }
 
 template <class T>
-void GpuOutputsOf<T>::write(RunContext& ctx, const std::string& file, int set,
-                            const char* what) const {
+void GpuOutputsOf<T>::send(RunContext& ctx, const std::string& file, int set,
+                           const char* what) const {
   if (!ctx.write_outputs) return;  // not even downloaded
-  const std::vector<T> all = sets_[static_cast<size_t>(set)].download();
-  check_guards(all.data(), spec_.count(), what);
-  ctx.write_output(file, spec_.shape, all.data() + kGuardWords);  // no copy without the guards
+  const T* all = sets_[static_cast<size_t>(set)].get();
+  const size_t n = spec_.count();
+  std::vector<uint32_t> before(kGuardWords), after(kGuardWords);
+  GPULAB_CUDA(cudaMemcpy(before.data(), all, kGuardWords * 4, cudaMemcpyDeviceToHost));
+  GPULAB_CUDA(
+      cudaMemcpy(after.data(), all + kGuardWords + n, kGuardWords * 4, cudaMemcpyDeviceToHost));
+  check_guards(before.data(), after.data(), what);
+  // Straight from the device into the memory file the grader receives: no copy in between.
+  ctx.send_output(file, dtype_of<T>(), spec_.shape, [&](void* data) {
+    if (n) GPULAB_CUDA(cudaMemcpy(data, all + kGuardWords, n * sizeof(T), cudaMemcpyDeviceToHost));
+  });
 }
 
 template class GpuOutputsOf<float>;
@@ -89,33 +102,41 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
   auto poison = [&](int set) {
     for (GpuOutputsOf<T>* out : outs) out->poison(set);
   };
-  auto write = [&](const std::string& prefix, int set) {
-    for (const GpuOutputsOf<T>* out : outs) out->write(ctx, prefix + out->spec().name, set, what);
+  auto send = [&](const std::string& prefix, int set) {
+    for (const GpuOutputsOf<T>* out : outs) out->send(ctx, prefix + out->spec().name, set, what);
+  };
+  // One untimed call on set 0, its kernels finished, its threads ended.
+  auto call_once = [&] {
+    StudentCall student(what);
+    call(0);
+    student.returned();
+    check_student_call(what);
   };
   if (ctx.time_baseline) return;  // the baseline's own run: no student code is called
   poison(0);
   GPULAB_CUDA(cudaDeviceSynchronize());
   if (ctx.sample > 0) {  // one timed call on this sample's own inputs (sample_protocol.h)
-    GpuClock clock;
-    ctx.sample_ms.push_back(clock.sample_ms([&] { call(0); }, what));
-    write(sample_output_prefix(ctx.sample), 0);
+    if (!ctx.gpu_clock) ctx.gpu_clock = std::make_shared<GpuClock>();
+    const SampleTime t = ctx.gpu_clock->sample([&] { call(0); }, what);
+    send(sample_output_prefix(ctx.sample), 0);
+    ctx.sample_done(t);
+    ctx.check_inputs(0, what);
     return;
   }
-  call(0);
-  check_student_call(what);
-  write("", 0);
+  call_once();
+  send("", 0);
+  if (ctx.write_outputs) ctx.check_inputs(0, what);
   if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs
     ctx.refresh_inputs(0);
     poison(0);
     GPULAB_CUDA(cudaDeviceSynchronize());
-    call(0);
-    check_student_call(what);
-    write(kRepeatPrefix, 0);
+    call_once();
+    send(kRepeatPrefix, 0);
+    ctx.check_inputs(0, what);
   }
   for (int i = 0; i < ctx.warmup_calls; ++i) {
     poison(0);
-    call(0);
-    check_student_call(what);
+    call_once();
   }
   if (!ctx.time) return;
   const TimingResult t = time_gpu(
@@ -125,7 +146,7 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
         poison(set);
       },
       call);
-  write("timed_", t.last_set);
+  send("timed_", t.last_set);
   ctx.result["timing"] = t.to_json();
 }
 
@@ -143,25 +164,34 @@ template void run_gpu_part(RunContext&, const std::vector<GpuOutputsOf<int32_t>*
 
 void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const char* what) {
   const auto& spec = out.spec();
+  auto call_once = [&] {
+    StudentCall student(what);
+    call(0);
+    student.returned();
+  };
   if (ctx.time_baseline) return;  // the baseline's own run: no student code is called
   out.poison(0);
   if (ctx.sample > 0) {  // one timed call on this sample's own inputs (sample_protocol.h)
-    ctx.sample_ms.push_back(cpu_sample_ms([&] { call(0); }, what));
+    const SampleTime t = cpu_sample([&] { call(0); }, what);
     ctx.write_output(sample_output_prefix(ctx.sample) + spec.name, spec.shape,
                      out.checked(0, what));
+    ctx.sample_done(t);
+    ctx.check_inputs(0, what);
     return;
   }
-  call(0);
+  call_once();
   ctx.write_output(spec.name, spec.shape, out.checked(0, what));
+  if (ctx.write_outputs) ctx.check_inputs(0, what);
   if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs
     ctx.refresh_inputs(0);
     out.poison(0);
-    call(0);
+    call_once();
     ctx.write_output(kRepeatPrefix + spec.name, spec.shape, out.checked(0, what));
+    ctx.check_inputs(0, what);
   }
   for (int i = 0; i < ctx.warmup_calls; ++i) {
     out.poison(0);
-    call(0);
+    call_once();
   }
   if (!ctx.time) return;
   const TimingResult t = time_cpu(

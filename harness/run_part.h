@@ -1,9 +1,12 @@
-// The mechanism every part shares: run the student's function once on poisoned outputs and save
-// them, then, when asked, time it by the protocol and save the outputs of the last timed sample
-// too, so that timed runs are checked as well. Drivers supply only how to call the student.
-// When the grader asks (runner_flags.h), the function is called a second time on a fresh copy
-// of the inputs and those outputs are saved too; or, in a baseline run, it is not called at all
-// and the driver times only the lab's trusted baseline.
+// The mechanism every part shares: run the student's function once on poisoned outputs and hand
+// them to the grader, then, when asked, time it by the protocol and hand over the outputs of the
+// timed samples too, so that timed runs are checked as well. After every call whose outputs are
+// checked, its inputs must be as they were (a function may not write into its const inputs).
+// Drivers supply only how to call the student. When the grader asks (runner_flags.h), the
+// function is called a second time on a fresh copy of the inputs and those outputs are handed
+// over too; or, in a baseline run, it is not called at all and the driver times only the lab's
+// trusted baseline. Each call goes through student_call.h's boundary, and its outputs are
+// captured before the student's code runs again.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,8 @@ constexpr size_t kGuardWords = 16384;  // 64 KB of 32-bit words on each side
 // Throws, naming `what`, when a guard zone no longer holds only poison. `buffer` is the whole
 // allocation of 32-bit words: guard, the output's `count` values, guard.
 void check_guards(const void* buffer, size_t count, const char* what);
+// The same for the two guard zones apart, kGuardWords words each.
+void check_guards(const uint32_t* before, const uint32_t* after, const char* what);
 
 // One output of 32-bit elements (float or int32_t) per input set, poisoned before each call.
 // Each array sits between two guard zones that are poisoned too and checked after every call,
@@ -40,8 +45,8 @@ class GpuOutputsOf {
   GpuOutputsOf(OutputArray spec, int n_sets);
   T* get(int set) { return sets_[static_cast<size_t>(set)].get() + kGuardWords; }
   void poison(int set);
-  // Checks the guards of `set` and writes its values as the run's output `file`.
-  void write(RunContext& ctx, const std::string& file, int set, const char* what) const;
+  // Checks the guards of `set` and hands its values to the grader as the run's output `file`.
+  void send(RunContext& ctx, const std::string& file, int set, const char* what) const;
   const OutputArray& spec() const { return spec_; }
 
  private:

@@ -1,13 +1,13 @@
-// The runner's command-line modes and output-file prefixes that the grader asks for and reads:
-// named once here, parsed by runner_main.cpp and written by run_part.cpp, passed and read by
-// the grader (grader/runner_client.cpp, grader/check.cpp, grader/bench.cpp), as part of the
-// runner protocol (runner_protocol.h).
+// The runner's command-line modes and output-name prefixes that the grader asks for and reads:
+// named once here, parsed by runner_main.cpp and sent by run_part.cpp, passed and read by the
+// grader (grader/runner_client.cpp, grader/check.cpp, grader/bench.cpp), as part of the runner
+// protocol (runner_protocol.h).
 #pragma once
 
 namespace gpulab {
 
 // Call the student's function a second time in the same process, on a fresh copy of the inputs
-// and re-poisoned outputs, and write that call's outputs too (kRepeatPrefix): a function that
+// and re-poisoned outputs, and hand over that call's outputs too (kRepeatPrefix): a function that
 // keeps state from one call to the next is caught by its second call.
 inline constexpr const char* kCallTwiceFlag = "--call-twice";
 inline constexpr const char* kRepeatPrefix = "repeat_";
@@ -17,14 +17,14 @@ inline constexpr const char* kRepeatPrefix = "repeat_";
 // nothing the student's code leaves running can slow the baseline.
 inline constexpr const char* kTimeBaselineFlag = "--time-baseline";
 
-// Write no outputs: the grader asks it of the trusted reference's timed runs, whose outputs
-// nobody reads (a timed sample of a large dataset writes a gigabyte). Never of a student's run,
-// whose every timed sample is checked.
-inline constexpr const char* kNoOutputsFlag = "--no-outputs";
+// The run is under a checking tool (compute-sanitizer) that starts threads of its own whenever
+// it likes: the threads a call leaves are not checked (student_call.h). Such runs only look for
+// the tool's findings; their outputs and times never count.
+inline constexpr const char* kUnderToolFlag = "--under-tool";
 
-// result.json's record of the run's CPU time in seconds, every thread's (what RLIMIT_CPU
-// counts): the grader reads the reference's, which a correctness run's limit on the CPU backend
-// follows (grader/run_limit.h).
+// The record's CPU time of the run in seconds, every thread's (what RLIMIT_CPU counts): the
+// grader reads the reference's, which a correctness run's limit on the CPU backend follows
+// (grader/run_limit.h).
 inline constexpr const char* kCpuSecondsKey = "cpu_s";
 
 }  // namespace gpulab

@@ -1,47 +1,37 @@
-// The runner executable's main: one part, one dataset, one output directory.
+// The runner executable's main: one part, one dataset.
 //
-//   runner --part NAME --dataset DIR --out DIR [--call-twice] [--time | --time-baseline]
-//          [--timing JSON] [--samples N --samples-dir DIR] [--no-outputs] | --list [--json]
+//   runner --part NAME --dataset DIR [--call-twice] [--time | --time-baseline] [--timing JSON]
+//          [--samples N --samples-dir DIR] [--under-tool] | --list [--json]
 //
-// --samples makes a graded timed run (sample_protocol.h): the first call and the warmup on the
-// dataset, then N timed calls, each on inputs of its own that the grader hands over when asked;
-// only the timed calls' outputs are written. --no-outputs writes none (a trusted runner's timed
-// run, whose outputs nobody reads).
-// --call-twice calls the student's function a second time and writes that call's outputs too;
-// --time-baseline times only the lab's trusted baseline (result.json's "baseline") and never
-// calls the student's function. The options, the exit codes and the result.json record this
-// main speaks are the runner protocol (runner_protocol.h), where the grader takes them too.
+// Everything it produces goes to the grader over the grader's channel (grader_channel.h): each
+// output as a sealed memory file as soon as it is final, and the record last; then the process
+// ends with _exit, so that no exit handler or static destructor of the student's runs after the
+// last call. --samples makes a graded timed run (sample_protocol.h): the first call and the
+// warmup on the dataset, then N timed calls, each on inputs of its own that the grader hands over
+// when asked; only the timed calls' outputs are handed over. --call-twice calls the student's
+// function a second time and hands over that call's outputs too; --time-baseline times only the
+// lab's trusted baseline (the record's "baseline") and never calls the student's function. The
+// options, the exit codes and the record are the runner protocol (runner_protocol.h), where the
+// grader takes them too.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
 
 #include "device.h"
+#include "grader_channel.h"
 #include "runner.h"
 #include "runner_protocol.h"
 #include "sample_protocol.h"
+#include "student_call.h"
+#ifdef GPULAB_SIM_HARNESS
+#include "gpulab_sim/harness_hooks.h"
+#endif
 
 namespace {
-
-int usage(const char* why) {
-  std::fprintf(stderr,
-               "runner: %s\nusage: runner --part NAME --dataset DIR --out DIR [%s] [--time | %s] "
-               "[--timing JSON] [%s N %s DIR] [%s] | --list\n",
-               why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
-               gpulab::kSamplesDirOption, gpulab::kNoOutputsFlag);
-  return gpulab::exit_code(gpulab::RunnerExit::usage);
-}
-
-void write_result(const std::filesystem::path& out_dir, const nlohmann::json& result) {
-  std::ofstream out(out_dir / gpulab::kResultFile);
-  // A message from student code may hold any bytes: invalid UTF-8 is replaced rather than
-  // thrown on, so the record is still written.
-  out << result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-}
 
 // This process's CPU time so far, user and system, all its threads.
 double cpu_seconds() {
@@ -51,13 +41,42 @@ double cpu_seconds() {
          static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
 }
 
+// The end of every run: the record to the grader, what the program printed flushed, the CPU
+// backend's report finished, and _exit: no exit handler, no static destructor.
+[[noreturn]] void finish(const nlohmann::json& record, gpulab::RunnerExit exit) {
+  try {
+    gpulab::GraderChannel::get().send_record(record);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "runner: %s\n", e.what());
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(stdout);
+  std::fflush(stderr);
+#ifdef GPULAB_SIM_HARNESS
+  gpulab_sim::finish_report_now();
+#endif
+  _exit(gpulab::exit_code(exit));
+}
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "runner: %s\nusage: runner --part NAME --dataset DIR [%s] [--time | %s] "
+               "[--timing JSON] [%s N %s DIR] [%s] | --list [--json]\n",
+               why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
+               gpulab::kSamplesDirOption, gpulab::kUnderToolFlag);
+  // The grader reads the status: its own mistake, not the student's.
+  finish({{"status", gpulab::runner_status(gpulab::RunnerExit::usage)}, {"message", why}},
+         gpulab::RunnerExit::usage);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string part_name, dataset_dir, out_dir, timing_json;
+  std::string part_name, dataset_dir, timing_json;
   std::string samples_dir;  // a graded timed run (sample_protocol.h): where samples appear
   int samples = 0;
-  bool time = false, baseline = false, call_twice = false, no_outputs = false;
+  bool time = false, baseline = false, call_twice = false, under_tool = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& dst) {
@@ -80,63 +99,57 @@ int main(int argc, char** argv) {
       baseline = true;
     } else if (a == gpulab::kCallTwiceFlag) {
       call_twice = true;
-    } else if (a == gpulab::kNoOutputsFlag) {
-      no_outputs = true;
+    } else if (a == gpulab::kUnderToolFlag) {
+      under_tool = true;
     } else if (a == gpulab::kPartOption) {
-      if (!value(part_name)) return usage("--part needs a value");
+      if (!value(part_name)) usage("--part needs a value");
     } else if (a == gpulab::kDatasetOption) {
-      if (!value(dataset_dir)) return usage("--dataset needs a value");
-    } else if (a == gpulab::kOutOption) {
-      if (!value(out_dir)) return usage("--out needs a value");
+      if (!value(dataset_dir)) usage("--dataset needs a value");
     } else if (a == gpulab::kTimingOption) {
-      if (!value(timing_json)) return usage("--timing needs a value");
+      if (!value(timing_json)) usage("--timing needs a value");
     } else if (a == gpulab::kSamplesOption) {
       std::string n;
       if (!value(n) || (samples = std::atoi(n.c_str())) < 1)
-        return usage("--samples needs a count of at least 1");
+        usage("--samples needs a count of at least 1");
     } else if (a == gpulab::kSamplesDirOption) {
-      if (!value(samples_dir)) return usage("--samples-dir needs a value");
+      if (!value(samples_dir)) usage("--samples-dir needs a value");
     } else {
-      return usage(("unknown argument " + a).c_str());
+      usage(("unknown argument " + a).c_str());
     }
   }
-  if (part_name.empty() || dataset_dir.empty() || out_dir.empty())
-    return usage("--part, --dataset and --out are required");
-  if ((samples > 0) != !samples_dir.empty())
-    return usage("--samples and --samples-dir go together");
+  if (part_name.empty() || dataset_dir.empty()) usage("--part and --dataset are required");
+  if ((samples > 0) != !samples_dir.empty()) usage("--samples and --samples-dir go together");
 
   using gpulab::RunnerExit;
   nlohmann::json result = {{"part", part_name},
                            {"dataset", dataset_dir},
                            {"status", gpulab::runner_status(RunnerExit::failed)}};
-  std::filesystem::create_directories(out_dir);
   const gpulab::Part* part = gpulab::find_part(part_name);
   if (!part) {
     result["status"] = gpulab::runner_status(RunnerExit::usage);  // the grader's mistake
     result["message"] = "this lab has no part named '" + part_name + "'";
-    write_result(out_dir, result);
-    return gpulab::exit_code(RunnerExit::usage);
-  }
-  if (part->gpu) {
-    const gpulab::DeviceInfo dev = gpulab::device_preflight();
-    result["device"] = dev.to_json();
-    if (!dev.usable) {
-      result["status"] = gpulab::runner_status(RunnerExit::no_gpu);
-      result["message"] = dev.problem;
-      write_result(out_dir, result);
-      std::fprintf(stderr, "runner: %s\n", dev.problem.c_str());
-      return gpulab::exit_code(RunnerExit::no_gpu);
-    }
+    finish(result, RunnerExit::usage);
   }
   try {
-    gpulab::RunContext ctx{gpulab::Dataset::open(dataset_dir), out_dir, time || baseline, {}, {}};
+    gpulab::GraderChannel::get();  // there and the grader's, or no run
+    if (part->gpu) {
+      const gpulab::DeviceInfo dev = gpulab::device_preflight();
+      result["device"] = dev.to_json();
+      if (!dev.usable) {
+        result["status"] = gpulab::runner_status(RunnerExit::no_gpu);
+        result["message"] = dev.problem;
+        std::fprintf(stderr, "runner: %s\n", dev.problem.c_str());
+        finish(result, RunnerExit::no_gpu);
+      }
+    }
+    gpulab::prepare_student_calls(part->gpu, !under_tool);
+    gpulab::RunContext ctx{gpulab::Dataset::open(dataset_dir), time || baseline, {}, {}};
     if (!timing_json.empty())
       ctx.policy = gpulab::TimingPolicy::from_json(nlohmann::json::parse(timing_json));
     ctx.time_baseline = baseline;
     ctx.call_twice = call_twice;
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
-    ctx.write_outputs = !no_outputs;
     if (samples > 0) {  // the first call and the warmup here; the timed calls below
       ctx.time = false;
       ctx.warmup_calls = ctx.policy.warmup;
@@ -145,9 +158,11 @@ int main(int argc, char** argv) {
     part->run(ctx);
     if (samples > 0) {
       ctx.warmup_calls = 0;
-      ctx.write_outputs = !no_outputs;
+      ctx.write_outputs = true;
+      if (part->gpu) ctx.gpu_clock = std::make_shared<gpulab::GpuClock>();
       for (int k = 1; k <= samples; ++k) {
-        ctx.dataset = gpulab::Dataset::open(gpulab::ask_for_sample(k, samples_dir));
+        ctx.dataset =
+            gpulab::Dataset::open(gpulab::GraderChannel::get().ask_for_sample(k, samples_dir));
         ctx.sample = k;
         part->run(ctx);
       }
@@ -157,12 +172,10 @@ int main(int argc, char** argv) {
     }
     ctx.result[gpulab::kCpuSecondsKey] = cpu_seconds();
     ctx.result["status"] = gpulab::runner_status(RunnerExit::ok);
-    write_result(out_dir, ctx.result);
-    return gpulab::exit_code(RunnerExit::ok);
+    finish(ctx.result, RunnerExit::ok);
   } catch (const std::exception& e) {
     result["message"] = e.what();
-    write_result(out_dir, result);
     std::fprintf(stderr, "runner: %s\n", e.what());
-    return gpulab::exit_code(RunnerExit::failed);
+    finish(result, RunnerExit::failed);
   }
 }

@@ -2,15 +2,17 @@
 // gpulab bench) and a runner (runner_main.cpp) talk. One runner process grades one part on one
 // dataset:
 //
-//   runner --part NAME --dataset DIR --out DIR [modes of runner_flags.h] [--timing JSON]
+//   runner --part NAME --dataset DIR [modes of runner_flags.h] [--timing JSON]
 //
-// It writes its outputs as <output>.npy and its record, kResultFile, into the --out folder, and
-// exits with one of the codes below; the record's "status" goes with the code. The modes
-// --call-twice and --time-baseline and the record's CPU time are in runner_flags.h, a graded
-// timed run's samples (--samples, --samples-dir) in sample_protocol.h: both are included here,
-// so this header is the whole protocol.
+// It hands its outputs (.npy) and its record to the grader over the grader's channel
+// (channel_protocol.h), and exits with one of the codes below; the record's "status" goes with
+// the code. The modes --call-twice, --time-baseline and --under-tool and the record's CPU time
+// are in runner_flags.h, a graded timed run's samples (--samples, --samples-dir) in
+// sample_protocol.h, the channel's messages in channel_protocol.h: all are included here, so
+// this header is the whole protocol.
 #pragma once
 
+#include "channel_protocol.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
 
@@ -48,14 +50,14 @@ constexpr const char* runner_status(RunnerExit e) {
   return "";
 }
 
-// The record a runner leaves in its --out folder (JSON): "status", "message", "timing", "work",
-// the outputs' names, kCpuSecondsKey, "baseline" in a --time-baseline run.
-inline constexpr const char* kResultFile = "result.json";
+// The record a runner sends last (channel_protocol.h's "record"), a JSON object: "status",
+// "message", "timing", "work", "outputs" (the names handed over), kCpuSecondsKey, "device",
+// "baseline" in a --time-baseline run. Each has one type; the grader fails a run whose record
+// has another (grader/run_channel.h).
 
 // The options every run passes.
 inline constexpr const char* kPartOption = "--part";
 inline constexpr const char* kDatasetOption = "--dataset";
-inline constexpr const char* kOutOption = "--out";
 // Time the student's function by the timing protocol (harness/timing.h), with the policy of
 // kTimingOption (JSON).
 inline constexpr const char* kTimeFlag = "--time";

@@ -8,7 +8,7 @@
 
 #include "cuda_check.h"
 #include "stats.h"
-#include "thread_watch.h"
+#include "student_call.h"
 
 namespace gpulab {
 
@@ -78,39 +78,6 @@ GpuClock::~GpuClock() {
   cudaFree(flush_);
 }
 
-double GpuClock::sample_ms(const std::function<void()>& run, const char* what) {
-  const auto start = static_cast<cudaEvent_t>(start_);
-  const auto stop = static_cast<cudaEvent_t>(stop_);
-  GPULAB_CUDA(cudaDeviceSynchronize());
-  // Overwrite the whole L2 with other data, and drop lines marked persisting, so every sample
-  // starts from DRAM as a single run in a real program would.
-  GPULAB_CUDA(cudaMemsetAsync(flush_, ++flips_ & 0xff, flush_bytes_, 0));
-  GPULAB_CUDA(cudaCtxResetPersistingL2Cache());
-  GPULAB_CUDA(cudaDeviceSynchronize());
-  const ThreadWatch threads;
-  GPULAB_CUDA(cudaEventRecord(start, 0));
-  run();
-  threads.check_none_left(what);
-  // Work on other streams (non-blocking ones do not wait for the legacy stream) and from other
-  // host threads is done only after a device-wide sync: the stop event comes after it.
-  check_student_call(what);
-  GPULAB_CUDA(cudaEventRecord(stop, 0));
-  GPULAB_CUDA(cudaEventSynchronize(stop));
-  float ms = 0;
-  GPULAB_CUDA(cudaEventElapsedTime(&ms, start, stop));
-  return static_cast<double>(ms);
-}
-
-TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
-                      const SetFn& run) {
-  GpuClock clock;
-  TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
-    return clock.sample_ms([&] { run(set); }, "timed call");
-  });
-  r.clock = kGpuClock;
-  return r;
-}
-
 namespace {
 
 double cpu_clock_ms(clockid_t clock) {
@@ -121,18 +88,59 @@ double cpu_clock_ms(clockid_t clock) {
 
 }  // namespace
 
-double cpu_sample_ms(const std::function<void()>& run, const char* what) {
-  const ThreadWatch threads;
+SampleTime GpuClock::sample(const std::function<void()>& run, const char* what) {
+  const auto start = static_cast<cudaEvent_t>(start_);
+  const auto stop = static_cast<cudaEvent_t>(stop_);
+  GPULAB_CUDA(cudaDeviceSynchronize());
+  // Overwrite the whole L2 with other data, and drop lines marked persisting, so every sample
+  // starts from DRAM as a single run in a real program would.
+  GPULAB_CUDA(cudaMemsetAsync(flush_, ++flips_ & 0xff, flush_bytes_, 0));
+  GPULAB_CUDA(cudaCtxResetPersistingL2Cache());
+  GPULAB_CUDA(cudaDeviceSynchronize());
+  const double p0 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+  GPULAB_CUDA(cudaEventRecord(start, 0));
+  {
+    StudentCall student(what);  // its signal handlers back only once the clock runs
+    run();
+    // Its threads ended and its handlers put aside before the sync: nothing of the student's
+    // can start work after it.
+    student.returned();
+  }
+  // Work on other streams (non-blocking ones do not wait for the legacy stream) and from other
+  // host threads is done only after a device-wide sync: the stop event comes after it.
+  check_student_call(what);
+  GPULAB_CUDA(cudaEventRecord(stop, 0));
+  GPULAB_CUDA(cudaEventSynchronize(stop));
+  const double p1 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+  float ms = 0;
+  GPULAB_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  return {static_cast<double>(ms), p1 - p0};
+}
+
+TimingResult time_gpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
+                      const SetFn& run) {
+  GpuClock clock;
+  TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
+    return clock.sample([&] { run(set); }, "timed call").ms;
+  });
+  r.clock = kGpuClock;
+  return r;
+}
+
+SampleTime cpu_sample(const std::function<void()>& run, const char* what) {
   const double p0 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
   const double t0 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
   const auto w0 = std::chrono::steady_clock::now();
-  run();
-  threads.check_none_left(what);
+  {
+    StudentCall student(what);
+    run();
+    student.returned();
+  }
   const double wall =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
   const double t1 = cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
   const double p1 = cpu_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-  return wall + std::max(0.0, (p1 - p0) - (t1 - t0));
+  return {wall + std::max(0.0, (p1 - p0) - (t1 - t0)), p1 - p0};
 }
 
 TimingResult summarize_samples(const std::vector<double>& samples_ms, const std::string& clock) {
@@ -150,7 +158,7 @@ TimingResult summarize_samples(const std::vector<double>& samples_ms, const std:
 TimingResult time_cpu(const TimingPolicy& policy, int n_sets, const SetFn& prepare,
                       const SetFn& run) {
   TimingResult r = sample_loop(policy, n_sets, prepare, [&](int set) {
-    return cpu_sample_ms([&] { run(set); }, "timed call");
+    return cpu_sample([&] { run(set); }, "timed call").ms;
   });
   r.clock = kCpuClock;
   return r;

@@ -4,11 +4,12 @@
 // Each sample: prepare(set) (untimed: poison outputs), then for the GPU a device-wide sync, an
 // L2 flush (a write of twice the L2 size) and a reset of persisting L2 lines, then run(set)
 // between two events: the stop event is recorded after a device-wide sync, so the sample
-// covers every kernel and copy the call started, on any stream and from any host thread. A
-// call that returns while a thread it started is still running fails the sample (that thread's
-// work would escape the clock; thread_watch.h). Samples rotate among input sets (copies of the
-// inputs at different addresses) and continue until the standard error of the median is under
-// target_rel_se of it, or max_samples, or cap_ms of accumulated time.
+// covers every kernel and copy the call started, on any stream and from any host thread. The
+// call goes through student_call.h's boundary: one that returns while a thread it started is
+// still running fails the sample (that thread's work would escape the clock), and the student's
+// signal handlers are put aside before the sync, so none can start work after it. Samples rotate
+// among input sets (copies of the inputs at different addresses) and continue until the standard
+// error of the median is under target_rel_se of it, or max_samples, or cap_ms of accumulated time.
 //
 // A CPU sample is the wall time plus the CPU time that threads other than the calling one used
 // meanwhile: sequential code is timed as it runs, while work moved to extra threads is counted
@@ -64,6 +65,14 @@ constexpr const char* kCpuClock = "wall+other-threads";  // see above
 
 using SetFn = std::function<void(int set)>;
 
+// One timed call: its time by the clock of its kind (GPU events, or wall plus other threads), and
+// the CPU time of the whole process during it, which the grader compares with its own clock
+// outside the process (channel_protocol.h's "done").
+struct SampleTime {
+  double ms = 0;
+  double cpu_ms = 0;
+};
+
 // One sample at a time, for a run that times each sample on inputs of its own (the graded
 // protocol, sample_protocol.h). `what` names the student's function in messages.
 class GpuClock {
@@ -72,7 +81,7 @@ class GpuClock {
   ~GpuClock();
   GpuClock(const GpuClock&) = delete;
   GpuClock& operator=(const GpuClock&) = delete;
-  double sample_ms(const std::function<void()>& run, const char* what);
+  SampleTime sample(const std::function<void()>& run, const char* what);
 
  private:
   void* flush_ = nullptr;
@@ -82,7 +91,7 @@ class GpuClock {
   void* stop_ = nullptr;
 };
 
-double cpu_sample_ms(const std::function<void()>& run, const char* what);
+SampleTime cpu_sample(const std::function<void()>& run, const char* what);
 
 // The record of a run's samples taken one at a time: their median and its standard error.
 TimingResult summarize_samples(const std::vector<double>& samples_ms, const std::string& clock);

@@ -26,7 +26,7 @@ void cutoff(RunContext& ctx) {
   const auto in = gpulab::dcs::load<CutoffLattice>(ctx.dataset);
   const CutoffParams params = load_params(ctx.dataset);
   // The atoms stay on the host, a copy per input set that moves before each timed sample.
-  gpulab::HostInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::HostInputs<float> atoms(ctx, "atoms", in.atoms.data(), in.atoms.size());
   gpulab::GpuOutputs out(in.potential_spec(), gpulab::input_sets(ctx));
   gpulab::run_gpu_part(
       ctx, out,

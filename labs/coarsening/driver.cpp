@@ -15,7 +15,7 @@ namespace {
 void coarsened(gpulab::RunContext& ctx) {
   const auto in = gpulab::dcs::load<Lattice>(ctx.dataset);
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::DeviceInputs<float> atoms(ctx, "atoms", in.atoms.data(), in.atoms.size());
   gpulab::GpuOutputs out(in.potential_spec(), sets);
   gpulab::run_gpu_part(
       ctx, out, [&](int s) { dcs_coarsened(atoms.get(s), in.n_atoms, in.lattice, out.get(s)); },

@@ -29,7 +29,7 @@ void reduce(RunContext& ctx) {
   const gpulab::NpyArray values = load_ints(ctx, "values");
   const int n = static_cast<int>(values.count());
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<int> in(ctx, values.as<int>(), values.count());
+  gpulab::DeviceInputs<int> in(ctx, "values", values.as<int>(), values.count());
   gpulab::GpuIntOutputs out({"sum", {1}}, sets);
   gpulab::run_gpu_part(
       ctx, out, [&](int s) { reduce_sum(in.get(s), n, out.get(s)); }, "reduce_sum");
@@ -58,7 +58,7 @@ void histogram_part(RunContext& ctx, HistogramFn call, const char* what) {
                                "] is not in [0, bins = " + std::to_string(bins) + ")");
   const int n = static_cast<int>(keys.count()), b = static_cast<int>(bins);
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<int> in(ctx, keys.as<int>(), keys.count());
+  gpulab::DeviceInputs<int> in(ctx, "keys", keys.as<int>(), keys.count());
   gpulab::GpuIntOutputs out({"counts", {static_cast<size_t>(b)}}, sets);
   gpulab::run_gpu_part(
       ctx, out, [&](int s) { call(in.get(s), n, b, out.get(s)); }, what);

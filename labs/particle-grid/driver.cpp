@@ -208,7 +208,7 @@ using BuildFn = void (*)(const float*, int, Grid, int*, int*, int*);
 void build_part(RunContext& ctx, BuildFn build, const char* what) {
   const Particles p = load(ctx);
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<float> pos(ctx, "positions", p.pos.data(), p.pos.size());
   const size_t slots = static_cast<size_t>(p.ncells) + 1;
   gpulab::GpuIntOutputs start({"cell_start", {slots}}, sets);
   gpulab::GpuIntOutputs count({"cell_count", {slots}}, sets);
@@ -249,16 +249,16 @@ void sort(RunContext& ctx) {
 struct GridInputs {
   gpulab::DeviceInputs<int> start, count, index;
   GridInputs(RunContext& ctx, const HostGrid& h)
-      : start(ctx, h.start.data(), h.start.size()),
-        count(ctx, h.count.data(), h.count.size()),
-        index(ctx, h.index.data(), h.index.size()) {}
+      : start(ctx, "cell_start", h.start.data(), h.start.size()),
+        count(ctx, "cell_count", h.count.data(), h.count.size()),
+        index(ctx, "particle_index", h.index.data(), h.index.size()) {}
 };
 
 void neighbours(RunContext& ctx) {
   const Particles p = load(ctx);
   const HostGrid h = host_grid(cell_ids(p), p.ncells);
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<float> pos(ctx, "positions", p.pos.data(), p.pos.size());
   GridInputs grid(ctx, h);
   gpulab::GpuIntOutputs out({"neighbours", {static_cast<size_t>(p.n)}}, sets);
   gpulab::run_gpu_part(
@@ -276,7 +276,7 @@ void neighbour_list(RunContext& ctx) {
   const HostGrid h = host_grid(cell_ids(p), p.ncells);
   const size_t capacity = list_capacity(HostWalk(p, h).counts());
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<float> pos(ctx, "positions", p.pos.data(), p.pos.size());
   GridInputs grid(ctx, h);
   const size_t n = static_cast<size_t>(p.n);
   gpulab::GpuIntOutputs count({"nbr_count", {n}}, sets);
@@ -297,10 +297,10 @@ void energy_list(RunContext& ctx) {
   const Particles p = load(ctx);
   const HostLists l = host_lists(p, host_grid(cell_ids(p), p.ncells));
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
-  gpulab::DeviceInputs<int> start(ctx, l.start.data(), l.start.size());
-  gpulab::DeviceInputs<int> count(ctx, l.count.data(), l.count.size());
-  gpulab::DeviceInputs<int> index(ctx, l.index.data(), l.index.size());
+  gpulab::DeviceInputs<float> pos(ctx, "positions", p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<int> start(ctx, "nbr_start", l.start.data(), l.start.size());
+  gpulab::DeviceInputs<int> count(ctx, "nbr_count", l.count.data(), l.count.size());
+  gpulab::DeviceInputs<int> index(ctx, "nbr_index", l.index.data(), l.index.size());
   gpulab::GpuOutputs out({"energy", {static_cast<size_t>(p.n)}}, sets);
   gpulab::run_gpu_part(
       ctx, out,
@@ -316,7 +316,7 @@ void energy_cells(RunContext& ctx) {
   const Particles p = load(ctx);
   const HostGrid h = host_grid(cell_ids(p), p.ncells);
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> pos(ctx, p.pos.data(), p.pos.size());
+  gpulab::DeviceInputs<float> pos(ctx, "positions", p.pos.data(), p.pos.size());
   GridInputs grid(ctx, h);
   gpulab::GpuOutputs out({"energy", {static_cast<size_t>(p.n)}}, sets);
   gpulab::run_gpu_part(

@@ -30,7 +30,7 @@ void scan_part(RunContext& ctx, const char* output, const char* what, ScanFn<T> 
                              values.shape_string() + " is not (n,) with 1 <= n < 2^31");
   const int n = static_cast<int>(values.count());
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<T> in(ctx, values.as<T>(), values.count());
+  gpulab::DeviceInputs<T> in(ctx, "values", values.as<T>(), values.count());
   gpulab::GpuOutputsOf<T> out({output, {values.count()}}, sets);
   gpulab::run_gpu_part(
       ctx, out, [&](int s) { call(in.get(s), out.get(s), n); }, what);

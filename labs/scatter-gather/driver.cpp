@@ -19,7 +19,7 @@ using DcsFn = void (*)(const float*, int, Lattice, float*);
 
 void gpu_part(RunContext& ctx, DcsFn fn, const char* what) {
   const DcsInput in = gpulab::dcs::load<Lattice>(ctx.dataset);
-  gpulab::DeviceInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::DeviceInputs<float> atoms(ctx, "atoms", in.atoms.data(), in.atoms.size());
   gpulab::GpuOutputs out(in.potential_spec(), gpulab::input_sets(ctx));
   gpulab::run_gpu_part(
       ctx, out, [&](int s) { fn(atoms.get(s), in.n_atoms, in.lattice, out.get(s)); }, what);
@@ -53,7 +53,7 @@ void cpu_plain(const float* atoms, int n_atoms, Lattice lat, float* potential) {
 
 void cpu_fast(RunContext& ctx) {
   const DcsInput in = gpulab::dcs::load<Lattice>(ctx.dataset);
-  gpulab::HostInputs<float> atoms(ctx, in.atoms.data(), in.atoms.size());
+  gpulab::HostInputs<float> atoms(ctx, "atoms", in.atoms.data(), in.atoms.size());
   gpulab::CpuOutputs out(in.potential_spec(), gpulab::input_sets(ctx));
   gpulab::run_cpu_part(
       ctx, out, [&](int s) { dcs_cpu_fast(atoms.get(s), in.n_atoms, in.lattice, out.get(s)); },

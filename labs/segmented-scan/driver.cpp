@@ -44,8 +44,8 @@ void scan(RunContext& ctx, bool inclusive) {
   const NpyArray flags = vector_input(ctx.dataset, "flags", DType::u8, n);
   if (n < 1) bad_input(ctx.dataset, "a scan needs at least one element");
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<float> in(ctx, values.as<float>(), values.count());
-  gpulab::DeviceInputs<uint8_t> head(ctx, flags.as<uint8_t>(), flags.count());
+  gpulab::DeviceInputs<float> in(ctx, "values", values.as<float>(), values.count());
+  gpulab::DeviceInputs<uint8_t> head(ctx, "flags", flags.as<uint8_t>(), flags.count());
   const char* what = inclusive ? "segmented_scan_inclusive" : "segmented_scan_exclusive";
   gpulab::GpuOutputs out({inclusive ? "inclusive" : "exclusive", {static_cast<size_t>(n)}}, sets);
   gpulab::run_gpu_part(
@@ -92,10 +92,10 @@ void spmv(RunContext& ctx) {
       bad_input(ds, "col_idx[" + std::to_string(k) + "] is outside [0, n_cols)");
 
   const int sets = gpulab::input_sets(ctx);
-  gpulab::DeviceInputs<int> d_row_ptr(ctx, row_ptr.as<int>(), row_ptr.count());
-  gpulab::DeviceInputs<int> d_col_idx(ctx, col_idx.as<int>(), col_idx.count());
-  gpulab::DeviceInputs<float> d_values(ctx, values.as<float>(), values.count());
-  gpulab::DeviceInputs<float> d_x(ctx, x.as<float>(), x.count());
+  gpulab::DeviceInputs<int> d_row_ptr(ctx, "row_ptr", row_ptr.as<int>(), row_ptr.count());
+  gpulab::DeviceInputs<int> d_col_idx(ctx, "col_idx", col_idx.as<int>(), col_idx.count());
+  gpulab::DeviceInputs<float> d_values(ctx, "values", values.as<float>(), values.count());
+  gpulab::DeviceInputs<float> d_x(ctx, "x", x.as<float>(), x.count());
   gpulab::GpuOutputs out({"y", {static_cast<size_t>(n_rows)}}, sets);
   gpulab::run_gpu_part(
       ctx, out,

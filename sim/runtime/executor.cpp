@@ -7,6 +7,7 @@
 #include <random>
 #include <thread>
 
+#include "gpulab_sim/harness_hooks.h"
 #include "internal.h"
 #include "report_channel.h"
 #include "settings.h"
@@ -226,3 +227,7 @@ void launch_run_direct(const char* file, int line, dim3 grid, dim3 block, std::s
 }
 
 }  // namespace gpulab_sim::detail
+
+void gpulab_sim::start_workers() {
+  detail::pool();
+}

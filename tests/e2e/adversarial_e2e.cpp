@@ -48,6 +48,7 @@
 #include <set>
 #include <thread>
 
+#include "bench_run.h"
 #include "check.h"
 #include "content_hash.h"
 #include "dataset_store.h"
@@ -245,20 +246,14 @@ void check_timed_run(const Expected& e, const fs::path& work, const fs::path& ou
       REQUIRE_MESSAGE(fs::exists(runner), "the grading left no runner at " << runner);
       const json policy = {
           {"warmup", 2}, {"min_samples", 12}, {"max_samples", 12}, {"input_sets", 4}};
-      const gpulab::ProcessResult p = gpulab::run_process(
-          {{runner.string(), "--part", part->name, "--dataset", d.input.string(), "--out",
-            out.string(), "--time", "--timing", policy.dump()},
-           out.parent_path(),
-           120,
-           1 << 20,
-           0,
-           0,
-           {}});
+      const gpulab::BenchRun run =
+          gpulab::bench_run(runner, *part, d, out, {"--time", "--timing", policy.dump()});
+      const gpulab::ProcessResult& p = run.process;
       CHECK_MESSAGE(p.ok(), p.describe() << "\n" << p.output);
       CHECK_MESSAGE(p.output.find("cache hit") == std::string::npos,
                     "a timed sample found a result kept from an earlier call:\n"
                         << p.output);
-      const gpulab::CheckResult c = gpulab::check_outputs(lab, *part, d, out, true);
+      const gpulab::CheckResult c = gpulab::check_outputs(lab, *part, d, *run.outputs, true);
       CHECK_MESSAGE(c.pass, c.message);
       return;
     }

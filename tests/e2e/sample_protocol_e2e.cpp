@@ -1,8 +1,9 @@
 // The graded timed run's protocol (harness/sample_protocol.h, grader/sample_stage.h) through
 // every part of every lab: the reference runner built for the CPU backend asks for its samples
-// over its pipes, the grader's SampleStage hands them over, and each sample's outputs check
-// against that sample's dataset. On a GPU the same drivers run the same code with CUDA's
-// clock; here they prove that every driver takes its inputs anew for each sample.
+// over its channel (grader/run_channel.h), the grader's SampleStage hands them over, each sample
+// ends with its times, and each sample's outputs check against that sample's dataset. On a GPU
+// the same drivers run the same code with CUDA's clock; here they prove that every driver takes
+// its inputs anew for each sample.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,6 +16,8 @@
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
+#include "run_channel.h"
+#include "runner_client.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
 #include "sample_stage.h"
@@ -37,10 +40,8 @@ const gpulab::DatasetSpec* small_dataset(const gpulab::LabConfig& lab, const std
   return nullptr;
 }
 
-// `no_outputs`: the run is asked for none (runner_flags.h's kNoOutputsFlag, as the grader
-// asks the reference's timed runs), and must write none, timing its samples all the same.
 void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
-                    const fs::path& cache, bool no_outputs) {
+                    const fs::path& cache) {
   const gpulab::GroupSpec* g = nullptr;
   const gpulab::DatasetSpec* spec = small_dataset(lab, part.name, &g);
   REQUIRE(spec != nullptr);
@@ -54,17 +55,16 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
     samples.push_back(gpulab::materialize(lab, *g, s, "7", cache));
   }
   const fs::path root = scratch("samples-" + lab.id + "-" + part.name);
-  const fs::path out = root / "out";
-  fs::create_directories(out);
+  const fs::path work = root / "work";
+  fs::create_directories(work);
   gpulab::SampleStage stage(root / "samples", samples);
+  gpulab::RunChannel channel(gpulab::output_names(part, 2), size_t{1} << 30, &stage);
   gpulab::ProcessOptions po;
   po.argv = {gpulab::Paths::current().reference_runner(lab.id, "sim").string(),
              "--part",
              part.name,
              "--dataset",
              base.input.string(),
-             "--out",
-             out.string(),
              "--time",
              "--timing",
              R"({"warmup": 1})",
@@ -72,33 +72,32 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
              "2",
              gpulab::kSamplesDirOption,
              (root / "samples").string()};
-  if (no_outputs) po.argv.push_back(gpulab::kNoOutputsFlag);
+  po.cwd = work;
   po.timeout_s = 300;
-  po.requests = {gpulab::kSampleRequestFd, gpulab::kSampleReplyFd};
-  po.answer = [&](const std::string& line) { return stage.answer(line); };
+  po.channel_fd = gpulab::kChannelFd;
+  po.on_message = [&](gpulab::ChannelMessage& m) { return channel.on_message(m); };
   const gpulab::ProcessResult p = gpulab::run_process(po);
   REQUIRE_MESSAGE(p.ok(), p.describe() << "\n" << p.output);
-  CHECK(stage.problem().empty());
+  CHECK_MESSAGE(channel.problem().empty(), channel.problem());
   CHECK(stage.handed_over() == 2);
-  const json result = json::parse(std::ifstream(out / "result.json"));
-  CHECK(result.at("timing").at("samples_ms").size() == 2);
-  // The first call and the warmup only warm up: they write nothing, and neither does a run
-  // asked for no outputs.
-  std::vector<std::string> written;
-  for (const auto& e : fs::directory_iterator(out))
-    if (e.path().extension() == ".npy") written.push_back(e.path().filename().string());
-  std::sort(written.begin(), written.end());
-  std::vector<std::string> wanted;
-  for (int k = 1; k <= 2 && !no_outputs; ++k)
-    for (const auto& o : part.outputs)
-      wanted.push_back(gpulab::sample_output_prefix(k) + o + ".npy");
-  std::sort(wanted.begin(), wanted.end());
-  CHECK(written == wanted);
-  if (no_outputs) {
-    fs::remove_all(root);
-    return;
+  CHECK(channel.record().at("timing").at("samples_ms").size() == 2);
+  REQUIRE(channel.samples().size() == 2);
+  for (const gpulab::SampleClock& c : channel.samples()) {
+    // The window the grader saw holds the call the harness timed.
+    CHECK(c.inside_ms > 0);
+    CHECK(c.outside_wall_ms >= c.inside_ms * 0.9);
   }
-  const gpulab::CheckResult each = gpulab::check_sample_outputs(lab, part, samples, out);
+  // The first call and the warmup only warm up: they hand over nothing; each sample hands over
+  // its outputs.
+  std::vector<std::string> wanted;
+  for (int k = 1; k <= 2; ++k)
+    for (const auto& o : part.outputs) wanted.push_back(gpulab::sample_output_prefix(k) + o);
+  std::sort(wanted.begin(), wanted.end());
+  CHECK(channel.outputs()->names() == wanted);
+  // Nothing in the run's folder: everything went over the channel.
+  CHECK(fs::is_empty(work));
+  const gpulab::CheckResult each =
+      gpulab::check_sample_outputs(lab, part, samples, *channel.outputs());
   CHECK_MESSAGE(each.pass, each.message);
   // Checked against the other sample's dataset, the outputs fail: they are each sample's own
   // (where the two expected outputs differ: an exclusive scan of one element is 0 in both).
@@ -106,7 +105,7 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   if (gpulab::content_hash(samples[0].expected / first_output) !=
       gpulab::content_hash(samples[1].expected / first_output)) {
     const std::vector<gpulab::DatasetDirs> swapped = {samples[1], samples[0]};
-    CHECK_FALSE(gpulab::check_sample_outputs(lab, part, swapped, out).pass);
+    CHECK_FALSE(gpulab::check_sample_outputs(lab, part, swapped, *channel.outputs()).pass);
   }
   fs::remove_all(root);
 }
@@ -120,9 +119,8 @@ TEST_SUITE("sim") {
       const gpulab::LabConfig lab = gpulab::LabConfig::load(file);
       for (const auto& part : lab.parts) {
         INFO(lab.id << " " << part.name);
-        check_protocol(lab, part, cache, false);
+        check_protocol(lab, part, cache);
       }
-      check_protocol(lab, lab.parts.front(), cache, true);
     }
     fs::remove_all(cache);
   }

@@ -11,6 +11,7 @@
 #include "lab_config.h"
 #include "npy.h"
 #include "runner_flags.h"
+#include "sealed_test_outputs.h"
 #include "test_util.h"
 
 namespace {
@@ -40,7 +41,7 @@ struct ScanRun {
                       {second.size()}, second.data());
   }
   gpulab::CheckResult check() const {
-    return gpulab::check_outputs(lab, *part, ds, dir / "out", false, true);
+    return gpulab::check_outputs(lab, *part, ds, test::sealed_outputs(dir / "out"), false, true);
   }
 };
 

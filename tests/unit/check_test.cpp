@@ -1,8 +1,12 @@
 // The grader's check of a runner's outputs: wrong shapes, missing or malformed files and
-// timed outputs each fail with a message, and never throw.
+// timed outputs each fail with a message, and never throw; and what the grader takes as an
+// output at all (sealed_outputs.h).
 #include "check.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -13,13 +17,16 @@
 #include "gather_dataset.h"
 #include "lab_config.h"
 #include "npy.h"
+#include "sealed_file.h"
+#include "sealed_outputs.h"
+#include "sealed_test_outputs.h"
 #include "test_util.h"
 
 namespace {
 
 struct Fixture : test::GatherDataset {
   gpulab::CheckResult check(bool timed) const {
-    return gpulab::check_outputs(lab, *part, ds, dir / "out", timed);
+    return gpulab::check_outputs(lab, *part, ds, test::sealed_outputs(dir / "out"), timed);
   }
 };
 
@@ -54,28 +61,52 @@ TEST_CASE("a missing or malformed output fails with a message instead of throwin
   gpulab::CheckResult r;
   CHECK_NOTHROW(r = f.check(false));
   CHECK_FALSE(r.pass);
-  CHECK(test::contains(r.message, "your run left no 'potential.npy' in its output folder"));
+  CHECK(test::contains(r.message, "your run did not hand over this output"));
   test::write_file(f.dir / "out" / "potential.npy", "not an npy file");
   CHECK_NOTHROW(r = f.check(false));
   CHECK_FALSE(r.pass);
   CHECK(test::contains(r.message, "bad magic"));
 }
 
-TEST_CASE("an output that is a link to the right answer is refused, never followed") {
+TEST_CASE("only a sealed memory file of its size is taken as an output, each name once") {
+  gpulab::SealedOutputs outputs;
+  const auto sealed = [](size_t bytes) {
+    return gpulab::sealed_memory_file("x", bytes, [](void*) {});
+  };
+  CHECK(outputs.add("a", sealed(100), 1000).empty());
+  CHECK(outputs.has("a"));
+  CHECK(test::contains(outputs.add("a", sealed(100), 1000), "came twice"));
+  CHECK(test::contains(outputs.add("b", sealed(2000), 1000), "larger (2000 bytes)"));
+  // A memory file its maker can still write: what the grader reads could change after.
+  gpulab::UniqueFd open(memfd_create("x", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  REQUIRE(open.valid());
+  CHECK(test::contains(outputs.add("c", std::move(open), 1000), "came unsealed"));
+  // Sealed against growing and shrinking only: still writable.
+  gpulab::UniqueFd partly(memfd_create("x", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  REQUIRE(fcntl(partly.get(), F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK) == 0);
+  CHECK(test::contains(outputs.add("d", std::move(partly), 1000), "came unsealed"));
+  // A plain file, a pipe: never sealed.
+  test::TempDir dir;
+  test::write_file(dir / "f.npy", "x");
+  CHECK(test::contains(
+      outputs.add("e", gpulab::UniqueFd(::open((dir / "f.npy").c_str(), O_RDONLY)), 1000),
+      "came unsealed"));
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  close(p[1]);
+  CHECK(test::contains(outputs.add("f", gpulab::UniqueFd(p[0]), 1000),
+                       "something other than a memory file"));
+  CHECK(outputs.names() == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("an output sealed when it was sent reads the same whatever its maker does after") {
   Fixture f;
-  // What the oracle wrote, as a float32 file the grader could read and a run could not.
-  gpulab::write_npy(f.dir / "answer.npy", f.shape, f.correct().data());
-  std::filesystem::create_symlink(f.dir / "answer.npy", f.dir / "out" / "potential.npy");
-  gpulab::CheckResult r;
-  CHECK_NOTHROW(r = f.check(false));
-  CHECK_FALSE(r.pass);
-  CHECK(test::contains(r.message,
-                       "your run left 'potential.npy' in its output folder as a symbolic link"));
+  gpulab::write_npy(f.dir / "out" / "potential.npy", f.shape, f.correct().data());
+  gpulab::SealedOutputs outputs = test::sealed_outputs(f.dir / "out");
+  // What the run's folder holds later (a link to the answer, other bytes) is never read.
   std::filesystem::remove(f.dir / "out" / "potential.npy");
-  std::filesystem::create_hard_link(f.dir / "answer.npy", f.dir / "out" / "potential.npy");
-  CHECK_NOTHROW(r = f.check(false));
-  CHECK_FALSE(r.pass);
-  CHECK(test::contains(r.message, "as a hard link"));
+  test::write_file(f.dir / "out" / "potential.npy", "not an npy file");
+  CHECK(gpulab::check_outputs(f.lab, *f.part, f.ds, outputs, false).pass);
 }
 
 TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a cell") {
@@ -114,7 +145,8 @@ TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a
   for (size_t c = 0; c < start.size(); ++c)
     std::reverse(index.begin() + start[c], index.begin() + start[c] + count[c]);
   gpulab::write_npy(out / "particle_index.npy", {index.size()}, index.data());
-  const gpulab::CheckResult ok = gpulab::check_outputs(lab, *part, ds, out, false);
+  const gpulab::CheckResult ok =
+      gpulab::check_outputs(lab, *part, ds, test::sealed_outputs(out), false);
   INFO(ok.message);
   CHECK(ok.pass);
   CHECK(test::contains(ok.message, "particle_index: all 25 cells hold the expected values"));
@@ -126,7 +158,8 @@ TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a
   REQUIRE(count.back() > 0);
   std::swap(index[static_cast<size_t>(start[first])], index.back());
   gpulab::write_npy(out / "particle_index.npy", {index.size()}, index.data());
-  const gpulab::CheckResult bad = gpulab::check_outputs(lab, *part, ds, out, false);
+  const gpulab::CheckResult bad =
+      gpulab::check_outputs(lab, *part, ds, test::sealed_outputs(out), false);
   INFO(bad.message);
   CHECK_FALSE(bad.pass);
   CHECK(test::contains(bad.message, "particle_index: 2 of 25 cells hold the wrong values"));

@@ -19,6 +19,7 @@
 #include "npy.h"
 #include "png_file.h"
 #include "poison.h"
+#include "sealed_test_outputs.h"
 #include "test_util.h"
 
 namespace {
@@ -183,15 +184,19 @@ TEST_CASE("error map files: with the check's own bound, kept beside the report, 
 
   // Within its bound by half: the check passes, and there is no map.
   d.write_output(at, 0.5);
-  CHECK(gpulab::check_outputs(d.lab, *d.part, d.ds, d.dir / "out", false).pass);
-  CHECK_FALSE(gpulab::draw_error_map_files(d.lab, *d.part, d.ds, d.dir / "out", o, log));
+  CHECK(
+      gpulab::check_outputs(d.lab, *d.part, d.ds, test::sealed_outputs(d.dir / "out"), false).pass);
+  CHECK_FALSE(gpulab::draw_error_map_files(d.lab, *d.part, d.ds,
+                                           test::sealed_outputs(d.dir / "out"), o, log));
 
   // Past it by half: the check fails on that value alone, and the map agrees.
   d.write_output(at, 1.5);
-  const gpulab::CheckResult c = gpulab::check_outputs(d.lab, *d.part, d.ds, d.dir / "out", false);
+  const gpulab::CheckResult c =
+      gpulab::check_outputs(d.lab, *d.part, d.ds, test::sealed_outputs(d.dir / "out"), false);
   CHECK_FALSE(c.pass);
   CHECK(test::contains(c.message, "1 of 5115 values are outside the error bound"));
-  const auto drawn = gpulab::draw_error_map_files(d.lab, *d.part, d.ds, d.dir / "out", o, log);
+  const auto drawn = gpulab::draw_error_map_files(d.lab, *d.part, d.ds,
+                                                  test::sealed_outputs(d.dir / "out"), o, log);
   REQUIRE(drawn);
   const auto png = d.dir / "results.gather.odd-33x31x5.error.png";
   const auto svg = d.dir / "results.gather.odd-33x31x5.error.svg";
@@ -216,7 +221,8 @@ TEST_CASE("error map files: with the check's own bound, kept beside the report, 
 
   // run --keep-outputs DIR: beside the kept outputs instead.
   o.keep_outputs = d.dir / "kept";
-  const auto kept = gpulab::draw_error_map_files(d.lab, *d.part, d.ds, d.dir / "out", o, log);
+  const auto kept = gpulab::draw_error_map_files(d.lab, *d.part, d.ds,
+                                                 test::sealed_outputs(d.dir / "out"), o, log);
   REQUIRE(kept);
   CHECK(std::filesystem::exists(d.dir / "kept" / "gather" / "odd-33x31x5" / "potential.error.png"));
   CHECK(std::filesystem::exists(d.dir / "kept" / "gather" / "odd-33x31x5" / "potential.error.svg"));
@@ -224,7 +230,8 @@ TEST_CASE("error map files: with the check's own bound, kept beside the report, 
   // Nowhere to keep it: the note says how to get one.
   o.keep_outputs.clear();
   o.error_maps_beside.clear();
-  const auto nowhere = gpulab::draw_error_map_files(d.lab, *d.part, d.ds, d.dir / "out", o, log);
+  const auto nowhere = gpulab::draw_error_map_files(d.lab, *d.part, d.ds,
+                                                    test::sealed_outputs(d.dir / "out"), o, log);
   REQUIRE(nowhere);
   CHECK_FALSE(nowhere->image);
   CHECK(test::contains(nowhere->note, "gpulab run --keep-outputs DIR (or --out FILE) draws one"));
@@ -238,7 +245,9 @@ TEST_CASE("error map files: never for a hidden dataset, whose expected output is
   gpulab::GradeOptions o;
   o.error_maps_beside = d.dir / "results.json";
   std::ostringstream log;
-  CHECK_FALSE(gpulab::draw_error_map_files(d.lab, *d.part, hidden, d.dir / "out", o, log));
+  CHECK_FALSE(gpulab::draw_error_map_files(d.lab, *d.part, hidden,
+                                           test::sealed_outputs(d.dir / "out"), o, log));
   CHECK_FALSE(std::filesystem::exists(d.dir / "results.gather.odd-33x31x5.error.png"));
-  CHECK(gpulab::draw_error_map_files(d.lab, *d.part, d.ds, d.dir / "out", o, log));
+  CHECK(gpulab::draw_error_map_files(d.lab, *d.part, d.ds, test::sealed_outputs(d.dir / "out"), o,
+                                     log));
 }

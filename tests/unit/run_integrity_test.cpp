@@ -1,7 +1,7 @@
 // What keeps a graded timed run's work on its clock: no process may start another
-// (grader/seccomp_filter.h), a timed call may not leave threads running
-// (harness/thread_watch.h), and the grader talks with a run over its pipes (grader/process.h)
-// to hand over each sample's inputs only when asked (grader/sample_stage.h).
+// (grader/seccomp_filter.h), a call may not leave threads running nor its signal handlers
+// armed between calls (harness/student_call.h), and the grader talks with a run over its channel
+// (grader/process.h) to hand over each sample's inputs only when asked (grader/sample_stage.h).
 #include <doctest/doctest.h>
 #include <signal.h>
 
@@ -14,8 +14,8 @@
 #include "sample_stage.h"
 #include "sandbox.h"
 #include "seccomp_filter.h"
+#include "student_call.h"
 #include "test_util.h"
-#include "thread_watch.h"
 
 namespace {
 
@@ -45,64 +45,123 @@ TEST_CASE("a sandboxed run that starts a process is ended and told why; threads 
   CHECK_MESSAGE(threads.ok(), threads.describe() << threads.output);
 }
 
-TEST_CASE("a timed call that leaves a thread running fails; one that joins its threads passes") {
+TEST_CASE("a call that leaves a thread running fails; one that joins its threads passes") {
+  gpulab::prepare_student_calls(false, true);
   {
-    const gpulab::ThreadWatch watch;
+    gpulab::StudentCall call("dcs_gather");
     std::thread([] {}).join();
-    CHECK_NOTHROW(watch.check_none_left("dcs_gather"));
+    CHECK_NOTHROW(call.returned());
   }
   std::atomic<bool> stop{false};
   std::thread left;
   {
-    const gpulab::ThreadWatch watch;
+    gpulab::StudentCall call("dcs_gather");
     left = std::thread([&stop] {
       while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     });
     try {
-      watch.check_none_left("dcs_gather");
+      call.returned();
       FAIL("a thread left running was not seen");
     } catch (const std::exception& e) {
       CHECK(contains(e.what(), "your dcs_gather returned while 1 thread(s) it started"));
     }
   }
+  // Not only the call that started it: any later call's end finds it too.
+  {
+    gpulab::StudentCall call("dcs_gather");
+    CHECK_THROWS(call.returned());
+  }
   stop = true;
   left.join();
-  // A thread alive before the call is not the call's.
-  const gpulab::ThreadWatch after;
-  CHECK_NOTHROW(after.check_none_left("dcs_gather"));
+  // A thread alive before the student's first call (the runtime's) is not the student's.
+  std::atomic<bool> stop_runtime{false};
+  std::thread runtime([&stop_runtime] {
+    while (!stop_runtime) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  gpulab::prepare_student_calls(false, true);
+  {
+    gpulab::StudentCall call("dcs_gather");
+    CHECK_NOTHROW(call.returned());
+  }
+  stop_runtime = true;
+  runtime.join();
 }
 
-TEST_CASE("the grader answers a child's requests on its pipes, and hands it bytes on an fd") {
-  gpulab::ProcessOptions po;
-  po.timeout_s = 10;
-  po.argv = {"/bin/sh", "-c",
-             "echo 1 >&3; read a <&4; echo 2 >&3; read b <&4; echo \"got $a $b\"; cat <&7"};
-  po.requests = {3, 4};
-  po.answer = [](const std::string& line) { return "answer-" + line; };
-  po.fd_inputs = {{7, "bytes on seven"}};
-  const gpulab::ProcessResult r = gpulab::run_process(po);
-  CHECK_MESSAGE(r.ok(), r.describe());
-  CHECK(contains(r.output, "got answer-1 answer-2"));
-  CHECK(contains(r.output, "bytes on seven"));
+std::atomic<int> handled{0};
+
+TEST_CASE("a handler the student's call installed is ignored between calls, and given back") {
+  gpulab::prepare_student_calls(false, true);
+  struct sigaction old {};
+  sigaction(SIGUSR2, nullptr, &old);
+  handled = 0;
+  {
+    gpulab::StudentCall call("dcs_gather");
+    signal(SIGUSR2, [](int) { ++handled; });
+    raise(SIGUSR2);
+    CHECK(handled == 1);
+    call.returned();
+  }
+  // Between calls (where the harness loads inputs and captures outputs) it does not run.
+  raise(SIGUSR2);
+  CHECK(handled == 1);
+  {
+    gpulab::StudentCall call("dcs_gather");  // back for the next call
+    raise(SIGUSR2);
+    CHECK(handled == 2);
+    call.returned();
+  }
+  sigaction(SIGUSR2, &old, nullptr);
 }
 
-TEST_CASE("a child that floods its requests and reads no answer cannot stall the grader") {
+TEST_CASE("the grader talks with a child over its channel, and hands it bytes on an fd") {
   gpulab::ProcessOptions po;
   po.timeout_s = 20;
-  // About 5 MB of requests, none answered by reading fd 4: the answers would fill the pipe.
-  po.argv = {"/bin/sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' '\\n' >&3; echo done"};
-  po.requests = {3, 4};
+  // A child that sends two messages, the second with a descriptor, and prints the answers.
+  po.argv = {"python3", "-c",
+             "import socket, os\n"
+             "s = socket.socket(fileno=3)\n"
+             "s.send(b'{\"ask\": 1}')\n"
+             "a = s.recv(100)\n"
+             "r, w = os.pipe()\n"
+             "socket.send_fds(s, [b'{\"ask\": 2}'], [r])\n"
+             "b = s.recv(100)\n"
+             "print('got', a.decode(), b.decode(), os.read(7, 100).decode())\n"};
+  po.channel_fd = 3;
+  std::vector<size_t> fds;
+  po.on_message = [&fds](gpulab::ChannelMessage& m) {
+    fds.push_back(m.fds.size());
+    CHECK(m.clock->wall_s() >= 0);
+    return "answer-" + m.bytes;
+  };
+  po.fd_inputs = {{7, "bytes on seven"}};
+  const gpulab::ProcessResult r = gpulab::run_process(po);
+  CHECK_MESSAGE(r.ok(), r.describe() << r.output);
+  CHECK(contains(r.output, "got answer-{\"ask\": 1} answer-{\"ask\": 2}"));
+  CHECK(contains(r.output, "bytes on seven"));
+  CHECK(fds == std::vector<size_t>{0, 1});
+}
+
+TEST_CASE("a child that floods its channel and reads no answer cannot stall the grader") {
+  gpulab::ProcessOptions po;
+  po.timeout_s = 30;
+  // 200 000 messages, none of whose answers is read: the answers would fill the socket.
+  po.argv = {"python3", "-c",
+             "import socket\n"
+             "s = socket.socket(fileno=3)\n"
+             "for i in range(200000): s.send(b'x')\n"
+             "print('done')\n"};
+  po.channel_fd = 3;
   size_t asked = 0;
-  po.answer = [&asked](const std::string&) {
+  po.on_message = [&asked](gpulab::ChannelMessage&) {
     ++asked;
     return std::string("error");
   };
   const auto t0 = std::chrono::steady_clock::now();
   const gpulab::ProcessResult r = gpulab::run_process(po);
-  CHECK_MESSAGE(r.ok(), r.describe());
+  CHECK_MESSAGE(r.ok(), r.describe() << r.output);
   CHECK(test::contains(r.output, "done"));
-  CHECK(asked > 100000);
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(15));
+  CHECK(asked == 200000);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(25));
 }
 
 // A dataset folder as the store makes one: meta.json (no seed: dataset_store.h) and one input.

@@ -1,0 +1,206 @@
+// The grader's end of a run's channel (grader/run_channel.h): what a harness sends is taken,
+// anything else fails the run, and each timed sample's window is measured from outside; and what
+// the grader makes of that window (grader/outside_clock.h).
+#include "run_channel.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "outside_clock.h"
+#include "sealed_file.h"
+#include "test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using test::contains;
+
+// This process's clock stands in for a child's.
+const gpulab::ChildClock kClock{getpid(), std::chrono::steady_clock::now()};
+
+gpulab::ChannelMessage message(const std::string& bytes) {
+  gpulab::ChannelMessage m;
+  m.bytes = bytes;
+  m.clock = &kClock;
+  return m;
+}
+
+gpulab::ChannelMessage output(const std::string& name, size_t bytes = 64) {
+  gpulab::ChannelMessage m = message(R"({"output": ")" + name + R"("})");
+  m.fds.push_back(gpulab::sealed_memory_file(name, bytes, [](void*) {}));
+  return m;
+}
+
+// A store's dataset folder with one input.
+fs::path sample_dataset(const fs::path& root, const std::string& name) {
+  const fs::path input = root / name / "input";
+  fs::create_directories(input);
+  std::ofstream(input / "meta.json") << R"({"name": ")" << name << R"("})";
+  std::ofstream(input / "values.npy") << name;
+  return input;
+}
+
+struct TimedRun {
+  test::TempDir dir;
+  std::vector<gpulab::DatasetDirs> samples = {
+      {"timing", "a", false, sample_dataset(dir / "store", "a"), {}},
+      {"timing", "b", false, sample_dataset(dir / "store", "b"), {}}};
+  gpulab::SampleStage stage{dir / "samples", samples};
+  gpulab::RunChannel channel{{"sample1_out", "sample2_out", "out"}, 1000, &stage};
+
+  std::string send(const std::string& bytes) {
+    gpulab::ChannelMessage m = message(bytes);
+    return channel.on_message(m);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a run that speaks as the harness does: outputs, samples in order, the record") {
+  TimedRun r;
+  CHECK(r.send(R"({"ask": 1})") == R"({"sample":1})");
+  CHECK(fs::exists(r.dir / "samples" / "1" / "values.npy"));
+  gpulab::ChannelMessage out = output("sample1_out");
+  CHECK(r.channel.on_message(out).empty());
+  CHECK(r.send(R"({"done": 1, "ms": 2.5, "cpu_ms": 2.0})") == R"({"ok":1})");
+  CHECK(r.send(R"({"ask": 2})") == R"({"sample":2})");
+  CHECK(r.send(R"({"done": 2, "ms": 3.5, "cpu_ms": 3.0})") == R"({"ok":2})");
+  CHECK(r.send(R"({"record": {"status": "ok", "work": 10, "outputs": ["sample1_out"]}})").empty());
+  CHECK(r.channel.problem().empty());
+  CHECK(r.channel.record()["work"] == 10);
+  CHECK(r.channel.outputs()->has("sample1_out"));
+  REQUIRE(r.channel.samples().size() == 2);
+  CHECK(r.channel.samples()[1].inside_ms == 3.5);
+  CHECK(r.channel.samples()[1].inside_cpu_ms == 3.0);
+  CHECK(r.channel.samples()[0].outside_wall_ms >= 0);
+  CHECK(r.channel.samples()[0].outside_cpu_ms >= 0);
+}
+
+TEST_CASE("a sample asked for early or twice, or ended out of turn, fails the run") {
+  {
+    TimedRun r;  // ahead of the harness: sample 2 first
+    CHECK(contains(r.send(R"({"ask": 2})"), "error"));
+    CHECK(contains(r.channel.problem(),
+                   "asked for timed sample 2 where gpulab's harness asks "
+                   "for sample 1 next"));
+    CHECK_FALSE(fs::exists(r.dir / "samples" / "2"));
+  }
+  {
+    TimedRun r;  // every sample fetched at once, before any is done
+    CHECK(r.send(R"({"ask": 1})") == R"({"sample":1})");
+    CHECK(contains(r.send(R"({"ask": 2})"), "error"));
+    CHECK(contains(r.channel.problem(),
+                   "asked for timed sample 2 before sample 1, handed over "
+                   "already, was done"));
+    CHECK_FALSE(fs::exists(r.dir / "samples" / "2"));
+    // ... and once failed, every later message is refused too.
+    CHECK(contains(r.send(R"({"done": 1, "ms": 1, "cpu_ms": 1})"), "error"));
+  }
+  {
+    TimedRun r;
+    CHECK(contains(r.send(R"({"done": 1, "ms": 1, "cpu_ms": 1})"), "error"));
+    CHECK(contains(r.channel.problem(), "had not handed over"));
+  }
+  {
+    TimedRun r;  // a time that is no time
+    r.send(R"({"ask": 1})");
+    CHECK(contains(r.send(R"({"done": 1, "ms": -1, "cpu_ms": 1})"), "error"));
+  }
+  {
+    gpulab::RunChannel untimed({"out"}, 1000, nullptr);
+    gpulab::ChannelMessage m = message(R"({"ask": 1})");
+    CHECK(contains(untimed.on_message(m), "not a timed run"));
+  }
+}
+
+TEST_CASE("what no harness sends fails the run, saying so; nothing is taken after the record") {
+  const auto problem = [](std::vector<gpulab::ChannelMessage> ms) {
+    TimedRun r;
+    for (auto& m : ms) r.channel.on_message(m);
+    return r.channel.problem();
+  };
+  const auto one = [&](gpulab::ChannelMessage m) {
+    std::vector<gpulab::ChannelMessage> ms;
+    ms.push_back(std::move(m));
+    return problem(std::move(ms));
+  };
+  CHECK(contains(one(message("not json")), "a message it cannot read"));
+  CHECK(contains(one(message("[1, 2]")), "a message it cannot read"));
+  CHECK(contains(one(message(std::string(100, '[') + std::string(100, ']'))),
+                 "a message it cannot read"));
+  CHECK(contains(one(message(R"({"hello": 1})")), "of a kind it does not know"));
+  CHECK(contains(one(output("elsewhere")), "an output it does not take (\"elsewhere\")"));
+  CHECK(contains(one(output("out", 5000)), "larger (5000 bytes)"));
+  gpulab::ChannelMessage with_fd = message(R"({"ask": 1})");
+  with_fd.fds.push_back(gpulab::sealed_memory_file("x", 1, [](void*) {}));
+  CHECK(contains(one(std::move(with_fd)), "a descriptor with a message that carries none"));
+  gpulab::ChannelMessage big = message("{}");
+  big.too_long = true;
+  CHECK(contains(one(std::move(big)), "larger than any of its own"));
+  {
+    std::vector<gpulab::ChannelMessage> ms;
+    ms.push_back(output("out"));
+    ms.push_back(output("out"));
+    CHECK(contains(problem(std::move(ms)), "came twice"));
+  }
+  {
+    std::vector<gpulab::ChannelMessage> ms;
+    ms.push_back(message(R"({"record": {"status": "ok"}})"));
+    ms.push_back(output("out"));
+    CHECK(contains(problem(std::move(ms)), "more after its record"));
+  }
+  // Every problem names the cause: only the run's own code sends such things.
+  CHECK(contains(one(message("not json")), "did your code write to gpulab's descriptor 3?"));
+}
+
+TEST_CASE("a record whose fields have other types fails the run, never the grading") {
+  CHECK(gpulab::record_problem({{"status", "ok"}, {"work", 3.0}, {"cpu_s", 1}}).empty());
+  CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"work", "lots"}}),
+                 "\"work\" of another type than a number"));
+  CHECK(contains(gpulab::record_problem({{"status", 1}}), "\"status\" of another type"));
+  CHECK(contains(gpulab::record_problem({{"message", "x"}}), "has no status"));
+  CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"timing", {{"median_ms", "fast"}}}}),
+                 "median is not a number"));
+  CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"baseline", {{"name", "b"}}}}),
+                 "without its timing"));
+  CHECK(contains(gpulab::record_problem(nlohmann::json::array()), "not a JSON object"));
+  TimedRun r;
+  CHECK(contains(r.send(R"({"record": {"status": "ok", "work": "lots"}})"), "error"));
+  CHECK(r.channel.record().is_null());
+}
+
+TEST_CASE("the outside clock holds a sample to its window less the reference's share") {
+  // The reference's run on the same sample: 10 ms inside, 110 ms outside: the harness's share
+  // is 100 ms.
+  const gpulab::SampleClock reference{10, 9, 110, 105};
+  // An honest student, slower: the window grows by what the call took.
+  const gpulab::SampleClock honest{40, 39, 140, 135};
+  gpulab::OutsideChecked c = gpulab::outside_checked(true, honest, reference);
+  CHECK_FALSE(c.contradicted);
+  CHECK(c.ms == 40);
+  // A student whose record claims 1 ms while the window held 400 ms of work.
+  const gpulab::SampleClock forged{1, 1, 500, 480};
+  c = gpulab::outside_checked(true, forged, reference);
+  CHECK(c.contradicted);
+  CHECK(c.ms ==
+        doctest::Approx(500 - (100 * gpulab::kHarnessShareOver + gpulab::kHarnessShareSlackMs)));
+  // A CPU part is held to the CPU time of its tree, which a busy machine does not inflate: the
+  // reference's share is its CPU window less its CPU inside.
+  c = gpulab::outside_checked(false, forged, reference);
+  CHECK(c.contradicted);
+  CHECK(c.ms ==
+        doctest::Approx(480 - (96 * gpulab::kHarnessShareOver + gpulab::kHarnessShareSlackMs)));
+  // Work in another thread while the harness loads the inputs: more CPU than wall.
+  const gpulab::SampleClock threaded{20, 20, 120, 400};
+  CHECK(gpulab::outside_checked(false, threaded, reference).contradicted);
+  CHECK_FALSE(gpulab::outside_checked(true, threaded, reference).contradicted);
+  // Noise within the room left for it is not held against anyone.
+  const gpulab::SampleClock noisy{10, 9, 120, 110};
+  c = gpulab::outside_checked(true, noisy, reference);
+  CHECK_FALSE(c.contradicted);
+  CHECK(c.excess_ms == doctest::Approx(10));
+}

@@ -11,6 +11,7 @@
 #include "grade_phases.h"
 #include "linked_libraries.h"
 #include "process.h"
+#include "remove_tree.h"
 #include "safe_text.h"
 #include "startup_policy.h"
 #include "symbol_policy.h"
@@ -171,7 +172,7 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
   const ScopedPhase phase(GradePhase::kBuild);
   BuildResult b;
   // Fresh, so that nothing of an earlier build (owned by an earlier sandbox's user) is in the way.
-  std::filesystem::remove_all(work_dir);
+  remove_tree_or_throw(work_dir);
   std::filesystem::create_directories(work_dir);
   const SandboxSpec box = build_sandbox(recipe, paths, src_dir, work_dir);
   const auto compile = [&](const std::vector<std::string>& cmd, size_t output_limit = 32 * 1024) {

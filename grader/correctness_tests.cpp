@@ -8,6 +8,7 @@
 #include "grade_phases.h"
 #include "kept_outputs.h"
 #include "reference_time.h"
+#include "remove_tree.h"
 #include "runner_flags.h"
 #include "sanitizer_runs.h"
 #include "scoring.h"
@@ -185,7 +186,7 @@ RunOutcome CorrectnessTests::correctness_run(const PartSpec& part, const Dataset
     return o;
   }
   c_.steps.note(part.name + " on " + d.name + " again, stopped at the floor: " + known.why);
-  std::filesystem::remove_all(out);
+  remove_tree(out);  // what the stopped run left (remove_tree.h)
   return run(known);
 }
 

@@ -14,6 +14,7 @@
 #include "intake.h"
 #include "nearest_name.h"
 #include "process.h"
+#include "remove_tree.h"
 #include "report_builder.h"
 #include "runner_builds.h"
 #include "sanitizer_runs.h"
@@ -99,8 +100,12 @@ class Grading {
     if (writeup_test) out.add(std::move(*writeup_test));
   }
 
+  // Whatever the runs and the build left in the work folder, removing it cannot throw or stop
+  // the grade (remove_tree.h); what stays is said.
   ~Grading() {
-    if (remove_work_) std::filesystem::remove_all(c_.work);
+    if (!remove_work_) return;
+    if (const std::string left = remove_tree(c_.work); !left.empty())
+      c_.log << "warning (instructor): " << left << "\n";
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "random_bytes.h"
+#include "remove_tree.h"
 
 namespace gpulab {
 
@@ -78,17 +79,17 @@ StagedRun RunStaging::stage(const fs::path& runner, const fs::path& input,
 }
 
 StagedRun unstaged_run(const fs::path& runner, const fs::path& input, const fs::path& out_dir) {
-  fs::remove_all(out_dir);
+  remove_tree_or_throw(out_dir);  // an earlier run's, which may hold anything (remove_tree.h)
   fs::create_directories(out_dir);
   return {runner, input, out_dir, out_dir, {}};
 }
 
 void collect_output(const StagedRun& run) {
   if (run.scratch.empty()) return;
-  fs::remove_all(run.out_dir);
+  remove_tree_or_throw(run.out_dir);  // an earlier run's, which may hold anything (remove_tree.h)
   fs::create_directories(run.out_dir.parent_path());
   fs::rename(run.out, run.out_dir);  // both in the grader's work folder: one file system
-  fs::remove_all(run.scratch);
+  remove_tree(run.scratch);
 }
 
 }  // namespace gpulab

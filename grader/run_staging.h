@@ -46,12 +46,12 @@ class RunStaging {
 };
 
 // A run given the paths as they are (no sandbox: it can read everything anyway), `out_dir`
-// emptied.
+// emptied of whatever an earlier run left (remove_tree.h; throws where it cannot be).
 StagedRun unstaged_run(const std::filesystem::path& runner, const std::filesystem::path& input,
                        const std::filesystem::path& out_dir);
 
-// Once the run has ended: moves its output folder to run.out_dir (replacing what was there) and
-// removes the rest of its staging.
+// Once the run has ended: moves its output folder to run.out_dir (replacing what was there, as
+// unstaged_run empties it) and removes the rest of its staging.
 void collect_output(const StagedRun& run);
 
 }  // namespace gpulab

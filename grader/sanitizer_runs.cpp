@@ -4,6 +4,7 @@
 
 #include "grade_phases.h"
 #include "joined_words.h"
+#include "remove_tree.h"
 #include "run_output.h"
 #include "runner_client.h"
 #include "safe_text.h"
@@ -126,8 +127,7 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
     const Job& job = jobs[i / n_tools];
     const std::string& tool = tools_[i % n_tools];
     const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / job.d.group / job.d.name;
-    std::error_code removed;
-    fs::remove_all(out, removed);
+    remove_tree(out);  // an earlier grading's run (remove_tree.h)
     const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
                              toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
                                                                : std::vector<fs::path>{toolkit}};

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "run_json.h"
+
 namespace gpulab {
 
 namespace {
@@ -12,9 +14,8 @@ constexpr const char* kAdvice =
     ". Leave the descriptors and files your program did not open alone, and end it by "
     "returning from your functions; the CPU backend's findings cannot be switched off.";
 
-long count_of(const nlohmann::json& finding) {
-  const auto it = finding.find("count");
-  return it != finding.end() && it->is_number_integer() ? it->get<long>() : 1;
+long long count_of(const nlohmann::json& finding) {
+  return int_field(finding, "count").value_or(1);
 }
 
 }  // namespace
@@ -41,23 +42,25 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
       problem("goes on after its end: your program wrote to it");
       break;
     }
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    // A line is at most the whole report; nested deeper than the runtime's records, refused
+    // before it is built (run_json.h).
+    const nlohmann::json j = parse_run_json(line, kSimReportLimit, "a line").value;
     if (!j.is_object()) {
       problem("holds a line the CPU backend did not write: your program wrote to it");
       continue;
     }
     if (j.contains("end")) {
       ended = true;
-      const nlohmann::json& end = j["end"];
-      const bool whole = end.is_object() && end.value("key", nlohmann::json()) == key &&
-                         end.value("records", nlohmann::json()).is_number_integer() &&
-                         end.value("launches", nlohmann::json()).is_number_integer();
-      if (!whole) {
+      static const nlohmann::json kNoEnd;  // null: it has none of the fields below
+      const nlohmann::json& end = *object_field(j, "end").value_or(&kNoEnd);
+      const RunField<long long> end_records = int_field(end, "records");
+      const RunField<long long> end_launches = int_field(end, "launches");
+      if (string_field(end, "key").value != key || !end_records.value || !end_launches.value) {
         problem("ends with a record the CPU backend did not write: your program wrote it");
         continue;
       }
-      records = end["records"].get<long>();
-      r.launches = end["launches"].get<long>();
+      records = static_cast<long>(end_records.value_or(-1));
+      r.launches = static_cast<long>(end_launches.value_or(-1));
       continue;
     }
     ++received;

@@ -4,6 +4,8 @@
 #include <set>
 #include <thread>
 
+#include "remove_tree.h"
+
 namespace gpulab {
 
 namespace fs = std::filesystem;
@@ -16,12 +18,12 @@ std::set<fs::path>& registry() {
   return paths;
 }
 
-// A writer in another thread may still create files in the folder while it is removed
-// (remove_all then fails on a folder not empty): it cannot once the folder itself is gone.
+// A writer in another thread may still create files in the folder while it is removed (the
+// removal then leaves a folder not empty): it cannot once the folder itself is gone.
 bool remove_now(const fs::path& path) {
   for (int attempt = 0; attempt < 50; ++attempt) {
+    remove_tree(path);  // never throws, nor follows a link (remove_tree.h)
     std::error_code ec;
-    fs::remove_all(path, ec);
     if (!fs::exists(fs::symlink_status(path, ec))) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

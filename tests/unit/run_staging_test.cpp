@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hostile_tree.h"
 #include "sandbox.h"
 #include "test_util.h"
 
@@ -90,6 +91,37 @@ TEST_CASE("a run's output folder is collected where the grader reads it, its sta
   CHECK(fs::is_empty(out_dir));
   gpulab::collect_output(plain);
   CHECK(fs::is_directory(out_dir));
+}
+
+TEST_CASE("an earlier run's output folder is replaced whatever it left: deep, links") {
+  Grader g;
+  const fs::path outside = g.tmp / "outside";
+  test::write_file(outside / "keep.txt", "the grader's file");
+  const fs::path out_dir = g.work / "runs" / "exclusive" / "x";
+  // Deeper than the open-file limit while the folder is replaced (remove_tree.h).
+  constexpr int kDepth = 100;
+  const auto leave_hostile = [&] {
+    test::make_chain(out_dir / "deep", kDepth);
+    fs::create_directory_symlink(outside, out_dir / "link");
+  };
+  RunStaging staging(g.work);
+  leave_hostile();
+  const StagedRun run = staging.stage(g.runner, g.input, out_dir);
+  test::write_file(run.out / "result.json", "{}");
+  {
+    const test::LowOpenFileLimit low(16);
+    REQUIRE(low.limit() < static_cast<rlim_t>(kDepth));
+    gpulab::collect_output(run);
+  }
+  CHECK(test::read_file(out_dir / "result.json") == "{}");
+  CHECK_FALSE(test::entry_exists(out_dir / "deep"));
+  leave_hostile();
+  {
+    const test::LowOpenFileLimit low(16);
+    gpulab::unstaged_run(g.runner, g.input, out_dir);
+  }
+  CHECK(fs::is_empty(out_dir));
+  CHECK(test::read_file(outside / "keep.txt") == "the grader's file");
 }
 
 TEST_CASE("across file systems the stand-ins are read-only copies") {

@@ -93,3 +93,27 @@ TEST_CASE("lines that are not records, a last line cut short, a report over the 
   // Every problem says what to do about it.
   CHECK(contains(read_sim_report("", kKey, false, true).problem, "cannot be switched off"));
 }
+
+TEST_CASE("a line nested past the reader's depth, or a field of another type, is the program's") {
+  // 4 MiB of '[' on one line: refused at the level past the limit, before it is built.
+  const std::string brackets(gpulab::kSimReportLimit - 1, '[');
+  const SimReport deep = read_sim_report(brackets + "\n" + end(1, 0), kKey, false, true);
+  CHECK(contains(deep.problem, "holds a line the CPU backend did not write"));
+  CHECK(deep.launches == 1);
+  // A finding with a count that is no whole number counts once; the end record's counts must be
+  // whole numbers.
+  std::string odd = race(1);
+  odd.replace(odd.find("\"count\":1"), 9, "\"count\":\"9\"");
+  const SimReport r = read_sim_report(odd + race(3) + end(2, 2), kKey, false, true);
+  CHECK(r.problem == "");
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0]["count"] == 3);
+  CHECK(contains(read_sim_report(R"({"end":{"launches":"1","records":0,"key":")" + kKey + "\"}}\n",
+                                 kKey, false, true)
+                     .problem,
+                 "ends with a record the CPU backend did not write"));
+  CHECK(contains(read_sim_report(R"({"end":{"launches":1,"records":0.5,"key":")" + kKey + "\"}}\n",
+                                 kKey, false, true)
+                     .problem,
+                 "ends with a record the CPU backend did not write"));
+}

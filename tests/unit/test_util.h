@@ -19,13 +19,13 @@ inline fs::path source_dir() {
   return GPULAB_TEST_SOURCE_DIR;
 }
 
-// A fresh directory under the system temp dir, removed with everything in it when the test ends.
+// A fresh directory under the system temp dir (or `base`), removed with everything in it when
+// the test ends.
 class TempDir {
  public:
-  TempDir() {
+  explicit TempDir(const fs::path& base = fs::temp_directory_path()) {
     static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("gpulab-unit-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    path_ = base / ("gpulab-unit-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }

@@ -1,9 +1,12 @@
-// The class CSVs (class_table.h): class.csv, a row per student, and class-findings.csv, a row
-// per group of what the class got wrong; RFC 4180 (csv_text.h), so test names with commas stay
-// one column, and a student's text that starts like a formula stays text.
+// The class CSVs (class_table.h): class.csv, a row per student (with what to review in each
+// lab, for instructors), and class-findings.csv, a row per group of what the class got wrong; RFC
+// 4180 (csv_text.h), so test names with commas stay one column, and a student's text that starts
+// like a formula stays text.
 #include "class_findings.h"
 #include "class_table.h"
 #include "csv_text.h"
+#include "joined_words.h"
+#include "review_flags.h"
 
 namespace gpulab {
 
@@ -19,6 +22,7 @@ std::string class_csv(const ClassTable& table) {
   std::vector<std::string> header = {"student", "id", "name", "email"};
   for (const auto& lab : table.labs()) {
     header.push_back(lab + " status");
+    header.push_back(lab + " to review");
     for (const auto& part : table.parts(lab)) {
       for (const auto& test : table.test_names(lab, part)) header.push_back(lab + ": " + test);
       header.push_back(lab + ": " + part + " score");
@@ -37,6 +41,7 @@ std::string class_csv(const ClassTable& table) {
     for (const auto& lab : table.labs()) {
       const LabResult result = table.result(student, lab);
       row.push_back(result.status);
+      row.push_back(joined(review_flag_names(table.to_review(student, lab))));
       for (const auto& part : table.parts(lab)) {
         for (const auto& test : table.test_names(lab, part))
           row.push_back(cell(table.test_points(student, lab, test)));

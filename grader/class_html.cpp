@@ -6,6 +6,8 @@
 #include "class_findings.h"
 #include "class_table.h"
 #include "html_text.h"
+#include "joined_words.h"
+#include "review_flags.h"
 
 namespace gpulab {
 
@@ -149,6 +151,27 @@ std::string lab_section(const ClassTable& table, const std::string& lab) {
   return s + "</table>\n" + findings_html(lab_findings(table, lab)) + "</section>\n";
 }
 
+// What to review in a student's files (review_flags.h), per lab: how many flags and which,
+// opening to a line per site; empty where nothing was flagged.
+std::string review_cell(const ClassTable& table, const std::string& student) {
+  std::string cell;
+  for (const auto& lab : table.labs()) {
+    const std::vector<ReviewFlagSite> sites = table.to_review(student, lab);
+    if (sites.empty()) continue;
+    const std::vector<std::string> names = review_flag_names(sites);
+    cell += "<details><summary>" +
+            html_escape(lab + ": " + std::to_string(names.size()) + " (" + joined(names) + ")") +
+            "</summary><ul>";
+    for (const auto& site : sites)
+      cell += "<li>" + html_escape(review_site_heading(site)) +
+              (site.source.empty() ? std::string()
+                                   : "<br><code>" + html_escape(site.source) + "</code>") +
+              "</li>";
+    cell += "</ul></details>";
+  }
+  return cell;
+}
+
 constexpr const char* kStyle =
     R"(body { font: 15px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
@@ -157,6 +180,7 @@ td.num { text-align: right; }
 .failed { color: #b00; }
 td ul { margin: 0; padding-left: 1.2em; }
 code { white-space: pre-wrap; }
+details summary { cursor: pointer; }
 svg.hist rect { fill: #4a7ab5; }
 svg.hist text { font-size: 12px; }
 svg.hist .axis { fill: #666; }
@@ -174,7 +198,8 @@ std::string class_html(const ClassTable& table, const std::string& title) {
   for (const auto& lab : table.labs()) s += lab_section(table, lab);
   s += "<section>\n<h2>Students</h2>\n<table>\n<tr><th>student</th>";
   for (const auto& lab : table.labs()) s += "<th>" + html_escape(lab) + "</th>";
-  s += "<th>total</th></tr>\n";
+  // Last, for the instructor's eyes: nothing there is a score (review_flags.h).
+  s += "<th>total</th><th>to review</th></tr>\n";
   for (const auto& student : table.students()) {
     s += "<tr><td>" + html_escape(student) + "</td>";
     double total = 0, max = 0;
@@ -189,7 +214,8 @@ std::string class_html(const ClassTable& table, const std::string& title) {
       if (r.flagged()) s += std::string(r.score ? " " : "") + "(" + html_escape(r.status) + ")";
       s += "</td>";
     }
-    s += "<td class=\"num\">" + format_points(total) + " / " + format_points(max) + "</td></tr>\n";
+    s += "<td class=\"num\">" + format_points(total) + " / " + format_points(max) + "</td><td>" +
+         review_cell(table, student) + "</td></tr>\n";
   }
   s += "</table>\n</section>\n</body>\n</html>\n";
   return s;

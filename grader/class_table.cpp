@@ -136,6 +136,15 @@ std::optional<double> ClassTable::test_points(const std::string& folder, const s
   return std::nullopt;
 }
 
+std::vector<ReviewFlagSite> ClassTable::to_review(const std::string& folder,
+                                                  const std::string& lab) const {
+  std::vector<ReviewFlagSite> sites;
+  if (const Report* r = find(folder, lab))
+    for (const auto& t : r->tests)
+      sites.insert(sites.end(), t.review_flags.begin(), t.review_flags.end());
+  return sites;
+}
+
 std::string format_points(double points) {
   return trimmed_decimal_text(points, 2);
 }

@@ -62,6 +62,9 @@ class ClassTable {
                                                        const std::string& part) const;
   std::optional<double> test_points(const std::string& folder, const std::string& lab,
                                     const std::string& test) const;
+  // What a grader cannot rule out in the student's files (review_flags.h), for instructors:
+  // the sites of the report's "to review" test, whatever its score; none without a report.
+  std::vector<ReviewFlagSite> to_review(const std::string& folder, const std::string& lab) const;
 
  private:
   std::vector<std::string> labs_;
@@ -76,14 +79,16 @@ std::string part_of(const Test& test);
 // Points as a spreadsheet reads them: up to two decimals, no trailing zeros ("7.5", "10").
 std::string format_points(double points);
 
-// Columns: student (the folder), id, name, email; per lab its status, per part its tests then
-// the part's score and maximum, then the lab's score and maximum; then the total and its maximum
-// over the labs with a score.
+// Columns: student (the folder), id, name, email; per lab its status, what to review in it (the
+// flags' names, review_flags.h; empty where none), per part its tests then the part's score and
+// maximum, then the lab's score and maximum; then the total and its maximum over the labs with a
+// score.
 std::string class_csv(const ClassTable& table);
 
 // One HTML file with no external assets: per lab the score statistics, a histogram of the
 // scores (as a fraction of each student's maximum), how many earned each test's points and
-// what the class got wrong (class_findings.h); then every student's scores.
+// what the class got wrong (class_findings.h); then every student's scores, and what to review
+// in their files (review_flags.h): per lab the flags' number and names, opening to their lines.
 std::string class_html(const ClassTable& table, const std::string& title);
 
 // What the class got wrong (class_findings.h), every group of every lab, a row each. Columns:

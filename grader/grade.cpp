@@ -16,6 +16,7 @@
 #include "process.h"
 #include "remove_tree.h"
 #include "report_builder.h"
+#include "review_scan.h"
 #include "runner_builds.h"
 #include "sanitizer_runs.h"
 #include "secret.h"
@@ -92,10 +93,15 @@ class Grading {
     const bool writeup = c_.lab.writeup && !c_.o.writeup_beside.empty();
     if (writeup) intake_spec.writeup_file = c_.lab.writeup->file;
     const Intake intake = take_in_submission(c_.o.submission, intake_spec, src);
+    // Read as handed in, before anything of the submission is built or run.
+    std::vector<ReviewFlagSite> to_review;
+    if (intake.accepted && c_.o.review_flags)
+      to_review = review_submission(src, c_.lab.student_files);
     std::optional<Test> writeup_test;
     if (writeup)
       writeup_test = keep_writeup(c_.lab, intake_spec, intake, c_.o.writeup_beside, c_.log);
     grade_submission(report, out, intake_spec, intake, src, t0);
+    out.to_review(std::move(to_review));
     // Last, whatever became of the code: the write-up is graded by the instructor either way.
     if (writeup_test) out.add(std::move(*writeup_test));
   }

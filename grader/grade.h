@@ -41,6 +41,9 @@ struct GradeOptions {
   // Non-empty: an exclusive lock on this file is held from the end of the build to the end of
   // grading, so graders sharing a GPU (gpulab grade-all) run and time on it one at a time.
   std::filesystem::path gpu_lock;
+  // List for instructors what in the student's files a grader cannot rule out as honest
+  // (review_flags.h): gpulab grade does; gpulab run and time, which the student reads, do not.
+  bool review_flags = true;
   // Where the grading's steps are shown (grade_steps.h); null: a line each on the log.
   GradeSteps* steps = nullptr;
   // compute-sanitizer on the public datasets (sanitizer_runs.h): true, every tool (gpulab run

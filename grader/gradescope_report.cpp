@@ -104,7 +104,10 @@ json gradescope_results(const Report& report) {
   j["tests"] = json::array();
   int number = 0;
   for (const auto& t : report.tests) {
-    if (t.info) continue;
+    // An information line students see is said in the output (not_graded_section). One for
+    // instructors alone (what to review in the student's files) cannot go there, since students
+    // read the output: it is a hidden test, worth nothing.
+    if (t.info && t.visibility != "hidden") continue;
     j["tests"].push_back({{"name", t.name},
                           {"number", std::to_string(++number)},
                           {"score", t.score},

@@ -447,6 +447,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       settle_run_options(run_o, {run_backend->count() > 0, kCudaRunnersBuilt}, std::cerr);
       run_o.include_hidden = false;
+      run_o.review_flags = false;
       run_o.allow_unsandboxed = !run_require_sandbox;
       run_o.performance = !run_no_time;
       run_o.sanitize = run_sanitize;

@@ -23,6 +23,17 @@ struct SimFindingSite {
   std::string source;  // that line of the student's submission, trimmed; empty where not theirs
 };
 
+// A construct in a student file that a grader cannot rule out as honest (review_flags.def), for
+// the instructor to read; folded per flag and file, at its first place (review_scan.h).
+struct ReviewFlagSite {
+  std::string flag;     // the flag's id in review_flags.def: exit_handler
+  std::string file;     // the student file: scan.cu
+  int line = 0;         // of its first place, from 1
+  int count = 0;        // its places in the file
+  std::string matched;  // what raised it there: atexit, close(3), "/proc/self/maps", #define getenv
+  std::string source;   // that line, trimmed and cut short; safe text
+};
+
 struct Test {
   std::string name;
   double score = 0, max_score = 0;
@@ -41,6 +52,9 @@ struct Test {
   // Each distinct place the CPU backend found a bug in this test's runs; on the test whose
   // output gives the details (for hidden datasets, the instructors' detail test).
   std::vector<SimFindingSite> sim_findings;
+  // What the instructors' "to review" test lists (report_builder.h's to_review); empty on every
+  // other test.
+  std::vector<ReviewFlagSite> review_flags;
 };
 
 // What became of the submission as a whole, each with its name in reports: one list.

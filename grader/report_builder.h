@@ -41,6 +41,11 @@ class ReportBuilder {
   size_t instructors_detail(std::string name, std::string output, std::vector<std::string> tags,
                             bool passed);
 
+  // The instructors' test of what a grader cannot rule out in the student's files
+  // (review_flags.h): an information line students never see, worth nothing, titled "to
+  // review: ..." with a line per site. Nothing where there are no sites.
+  void to_review(std::vector<ReviewFlagSite> sites);
+
   Test& test(size_t at) { return report_.tests.at(at); }
   // A picture for the student (report.h's ReportImage).
   void image(ReportImage i) { report_.images.push_back(std::move(i)); }

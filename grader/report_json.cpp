@@ -63,16 +63,44 @@ json sim_findings_json(const std::vector<SimFindingSite>& sites) {
   return a;
 }
 
+// The array at `key` of `j` (at `at`), each element read by `read` with its path.
+template <typename T, typename Read>
+std::vector<T> each_of(const json& j, const char* key, const std::string& at, Read read) {
+  const json& a = array_at(j, key, at);
+  std::vector<T> items;
+  for (size_t i = 0; i < a.size(); ++i)
+    items.push_back(read(a[i], at + key + "[" + std::to_string(i) + "]."));
+  return items;
+}
+
 std::vector<SimFindingSite> sim_findings_from(const json& test, const std::string& at) {
-  const json& a = array_at(test, "sim_findings", at);
-  std::vector<SimFindingSite> sites;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const std::string where = at + "sim_findings[" + std::to_string(i) + "].";
-    sites.push_back({field<std::string>(a[i], "kind", where),
-                     field<std::string>(a[i], "file", where), field<int>(a[i], "line", where),
-                     field<std::string>(a[i], "source", where)});
-  }
-  return sites;
+  return each_of<SimFindingSite>(test, "sim_findings", at, [](const json& e, const std::string& w) {
+    return SimFindingSite{field<std::string>(e, "kind", w), field<std::string>(e, "file", w),
+                          field<int>(e, "line", w), field<std::string>(e, "source", w)};
+  });
+}
+
+json review_flags_json(const std::vector<ReviewFlagSite>& sites) {
+  json a = json::array();
+  for (const auto& s : sites)
+    a.push_back({{"flag", s.flag},
+                 {"file", s.file},
+                 {"line", s.line},
+                 {"count", s.count},
+                 {"matched", s.matched},
+                 {"source", s.source}});
+  return a;
+}
+
+std::vector<ReviewFlagSite> review_flags_from(const json& test, const std::string& at) {
+  return each_of<ReviewFlagSite>(test, "review_flags", at, [](const json& e, const std::string& w) {
+    return ReviewFlagSite{field<std::string>(e, "flag", w),
+                          field<std::string>(e, "file", w),
+                          field<int>(e, "line", w),
+                          field<int>(e, "count", w),
+                          field<std::string>(e, "matched", w),
+                          field<std::string>(e, "source", w)};
+  });
 }
 
 }  // namespace
@@ -96,7 +124,7 @@ json gpulab_report_json(const Report& report) {
   j["stopped_by"] = report.stopped_by;
   j["hidden_tests_visibility"] = report.hidden_tests_visibility;
   j["tests"] = json::array();
-  for (const auto& t : report.tests)
+  for (const auto& t : report.tests) {
     j["tests"].push_back({{"name", t.name},
                           {"score", t.score},
                           {"max_score", t.max_score},
@@ -108,6 +136,10 @@ json gpulab_report_json(const Report& report) {
                           {"tags", t.tags},
                           {"extra", t.extra},
                           {"sim_findings", sim_findings_json(t.sim_findings)}});
+    // Only on the instructors' "to review" test.
+    if (!t.review_flags.empty())
+      j["tests"].back()["review_flags"] = review_flags_json(t.review_flags);
+  }
   j["leaderboard"] = json::array();
   for (const auto& l : report.leaderboard)
     j["leaderboard"].push_back({{"name", l.name}, {"value", l.value}, {"order", l.order}});
@@ -171,6 +203,8 @@ Report report_from_gpulab_json(const json& j) {
     t.extra = value_at(e, "extra", at);
     // Optional: reports written before gpulab kept the findings structured have none.
     if (e.contains("sim_findings")) t.sim_findings = sim_findings_from(e, at);
+    // Optional: only the instructors' "to review" test has them, and older reports none.
+    if (e.contains("review_flags")) t.review_flags = review_flags_from(e, at);
     r.tests.push_back(std::move(t));
   }
   const json& leaderboard_ = array_at(j, "leaderboard", kTopLevel);

@@ -211,6 +211,7 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
     if (std::find(g.parts.begin(), g.parts.end(), t.part->name) == g.parts.end())
       g.parts.push_back(t.part->name);
   g.include_hidden = false;
+  g.review_flags = false;
   g.allow_unsandboxed = true;  // the student's own code, on their machine (as gpulab run)
   g.backend = backend;
   bool measured = false, reference = false;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target of tests/fuzz/ under libFuzzer for a while:
 #
-#   scripts/fuzz.sh npy|lab_config|report [SECONDS] [libFuzzer options...]   (default 600 s)
+#   scripts/fuzz.sh npy|lab_config|report|review_scan [SECONDS] [libFuzzer options...]
+#   (SECONDS: 600 by default)
 #
 # Builds the target with clang-14 and -fsanitize=fuzzer,address,undefined in build-fuzz/, from
 # tests/fuzz/CMakeLists.txt configured alone (the source lists the normal build's replay tests
@@ -12,7 +13,7 @@
 # replay it with build-fuzz/fuzz_<target> FILE, fix it, and add the file to
 # tests/fuzz/corpus/<target>/, where the replay test (ctest -R fuzz_) keeps it checked.
 set -euo pipefail
-target=${1:?usage: scripts/fuzz.sh npy|lab_config|report [SECONDS] [libFuzzer options...]}
+target=${1:?usage: scripts/fuzz.sh npy|lab_config|report|review_scan [SECONDS] [libFuzzer options...]}
 seconds=${2:-600}
 shift $(($# < 2 ? $# : 2))
 cd "$(dirname "$0")/.."

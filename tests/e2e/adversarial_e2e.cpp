@@ -3,7 +3,9 @@
 // GPU. Each must leave
 //  - the grader unharmed: it exits normally and writes a valid report whose score is the sum
 //    of its tests, each within its maximum, and small;
-//  - an honest score: what expect.json says (zero, or what the code really earns);
+//  - an honest score: what expect.json says (zero, or what the code really earns), and what to
+//    review in its files for instructors alone (expect.h's "review_flags"), none of it on
+//    gpulab's terminal;
 //  - nothing leaked: a canary secret planted beside the report, the lines of the lab's
 //    reference source, and the seeds of its hidden datasets (drawn from the hidden seed),
 //    appear nowhere in the report or in gpulab's output;
@@ -387,6 +389,9 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
   CHECK_MESSAGE(gpulab::is_safe_text(read_text(report_dir / "results.json")),
                 read_text(report_dir / "results.json"));
   CHECK_MESSAGE(gpulab::is_safe_text(g.process.output), g.process.output);
+  // What a grader cannot rule out is for instructors (grader/review_flags.h): never on gpulab's
+  // terminal, which the student reads where they grade their own code.
+  CHECK_MESSAGE(!said(g.process, "to review"), g.process.output);
   // An honest score.
   check_report(e, g.report);
   // Nothing leaked.

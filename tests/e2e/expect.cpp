@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -15,18 +16,11 @@ namespace {
 constexpr const char* kSourcePlaceholder = "@GPULAB_SOURCE_DIR@";
 
 // The spec's keys that are not dataset groups.
-const std::vector<std::string> kNotGroups = {"part",
-                                             "backends",
-                                             "build",
-                                             "intake",
-                                             "about",
-                                             "output_contains",
-                                             "output_lacks",
-                                             "report_output_contains",
-                                             "timeout",
-                                             "from_reference",
-                                             "append_to_reference",
-                                             "adversary"};
+const std::vector<std::string> kNotGroups = {
+    "part",         "backends",        "build",          "intake",
+    "about",        "output_contains", "output_lacks",   "report_output_contains",
+    "review_flags", "timeout",         "from_reference", "append_to_reference",
+    "adversary"};
 
 // A file of the submission or the reference, which must be readable.
 std::string read_existing(const fs::path& file) {
@@ -74,6 +68,34 @@ void check_group(const json& report, const std::string& part, const std::string&
     CHECK_MESSAGE(t["score"] == 0, t.dump(2));
     if (group == "public") check_outputs_contain(t, spec, report);
   }
+}
+
+// The instructors' "to review" test (grader/review_flags.h) lists exactly the flags named, and
+// students do not see it; [] : there is none.
+void check_review_flags(const json& report, const json& names) {
+  constexpr const char* kTitle = "to review: ";
+  std::vector<json> review;
+  for (const auto& t : report.at("tests"))
+    if (t.at("name").get<std::string>().rfind(kTitle, 0) == 0) review.push_back(t);
+  if (names.empty()) {
+    CHECK_MESSAGE(review.empty(), "flagged for review:\n" << report.dump(2));
+    return;
+  }
+  REQUIRE_MESSAGE(review.size() == 1, "one test to review, not " << review.size() << ":\n"
+                                                                 << report.dump(2));
+  CHECK(review[0].at("visibility") == "hidden");
+  std::vector<std::string> listed;
+  std::string title = review[0].at("name").get<std::string>().substr(std::strlen(kTitle));
+  for (size_t at = 0; at <= title.size();) {
+    const size_t end = std::min(title.find(", ", at), title.size());
+    listed.push_back(title.substr(at, end - at));
+    at = end + 2;
+  }
+  std::vector<std::string> wanted = names.get<std::vector<std::string>>();
+  std::sort(listed.begin(), listed.end());
+  std::sort(wanted.begin(), wanted.end());
+  CHECK_MESSAGE(listed == wanted, "to review: " << review[0].at("name") << "\n"
+                                                << review[0].at("output"));
 }
 
 }  // namespace
@@ -176,6 +198,7 @@ void check_report(const Expected& e, const json& report) {
     CHECK_MESSAGE(output_says(report, text.get<std::string>()),
                   "\"" << text.get<std::string>() << "\" is not in the report's output:\n"
                        << report.at("output").get<std::string>());
+  if (e.spec.contains("review_flags")) check_review_flags(report, e.spec["review_flags"]);
   for (const auto& [key, title] : {std::pair<std::string, std::string>{"build", "does not build"},
                                    {"intake", "submission not accepted"}}) {
     if (!e.spec.contains(key)) continue;

@@ -1,13 +1,16 @@
 // grader/class_table.h: the class CSV (identifiers, a column per part and per test, totals),
 // who counts with what (a submission that did not build or is missing counts with zeros and is
-// flagged; a grader failure has no score), and the self-contained HTML summary.
+// flagged; a grader failure has no score), the self-contained HTML summary, and in a column of
+// each what to review in a student's files (review_flags.h).
 #include "class_table.h"
 
 #include <doctest/doctest.h>
 
 #include <regex>
 
+#include "class_findings.h"
 #include "csv_text.h"
+#include "review_flags.h"
 #include "test_util.h"
 
 namespace {
@@ -35,6 +38,20 @@ Report report(std::vector<gpulab::Test> tests,
   return r;
 }
 
+// The instructors' test of what a grader cannot rule out in a student's files (review_flags.h).
+gpulab::Test review_of(std::vector<gpulab::ReviewFlagSite> sites) {
+  gpulab::Test t;
+  t.name = gpulab::review_title(sites);
+  t.info = true;
+  t.visibility = "hidden";
+  t.review_flags = std::move(sites);
+  return t;
+}
+
+const std::vector<gpulab::ReviewFlagSite> kBobsSites = {
+    {"exit_handler", "scan.cu", 75, 1, "atexit", "std::atexit(stop_hog);"},
+    {"thread", "scan.cu", 76, 2, "std::thread", "std::thread(hog).detach(); // <b>"}};
+
 // What gpulab writes when the grader itself failed: no score.
 Report failed_report() {
   Report r;
@@ -49,9 +66,9 @@ std::vector<std::vector<std::string>> rows_of(const std::string& csv) {
   return rows;
 }
 
-// scan has two parts, scan and reduce; binning one. bob built and scored; alice's binning did
-// not build (its report holds the part's placeholder, 0 of 20); carol's grader failed; dave is
-// in the roster CSV with no submission.
+// scan has two parts, scan and reduce; binning one. bob built and scored, and his scan has
+// something to review; alice's binning did not build (its report holds the part's placeholder, 0
+// of 20); carol's grader failed; dave is in the roster CSV with no submission.
 ClassTable sample_class() {
   ClassTable t({"scan", "binning"});
   t.add_student({"bob", "s002", "Bob B", "bob@uni.example", "A1"});
@@ -61,7 +78,8 @@ ClassTable sample_class() {
   t.add("bob", "scan",
         report({test_entry("scan: correctness, public", 10, 10),
                 test_entry("scan: details (instructors)", 0, 0),
-                test_entry("reduce: performance \"fast\", or not", 2.5, 5), info}));
+                test_entry("reduce: performance \"fast\", or not", 2.5, 5), info,
+                review_of(kBobsSites)}));
   t.add("bob", "binning", report({test_entry("binning: correctness", 20, 20)}));
   t.add("alice", "scan",
         report({test_entry("scan: correctness, public", 0, 10),
@@ -82,6 +100,7 @@ TEST_CASE("the class CSV: identifiers, a column per part and per test, zeros whe
                                            "name",
                                            "email",
                                            "scan status",
+                                           "scan to review",
                                            "scan: scan: correctness, public",
                                            "scan: scan score",
                                            "scan: scan max",
@@ -91,6 +110,7 @@ TEST_CASE("the class CSV: identifiers, a column per part and per test, zeros whe
                                            "scan score",
                                            "scan max",
                                            "binning status",
+                                           "binning to review",
                                            "binning: binning: correctness",
                                            "binning: binning score",
                                            "binning: binning max",
@@ -98,30 +118,40 @@ TEST_CASE("the class CSV: identifiers, a column per part and per test, zeros whe
                                            "binning max",
                                            "total",
                                            "max"};
-  CHECK(rows[0] == header);  // no zero-point detail, no information line, no placeholder
+  // No zero-point detail, no information line (what to review among them), no placeholder.
+  CHECK(rows[0] == header);
   for (const auto& r : rows) CHECK(r.size() == header.size());
   // alice's binning did not build: every cell a zero of the part's maximum, and flagged.
   CHECK(rows[1] ==
-        std::vector<std::string>{"alice", "",  "",   "",  "graded", "0",  "0",
-                                 "10",    "0", "0",  "5", "0",      "15", "did not build",
-                                 "0",     "0", "20", "0", "20",     "0",  "35"});
-  CHECK(rows[2] ==
-        std::vector<std::string>{
-            "bob", "s002", "Bob B", "bob@uni.example", "graded", "10", "10", "10", "2.5", "2.5",
-            "5",   "12.5", "15",    "graded",          "20",     "20", "20", "20", "20",  "32.5",
-            "35"});
+        std::vector<std::string>{"alice", "",  "",  "",   "graded",        "", "0", "0", "10", "0",
+                                 "0",     "5", "0", "15", "did not build", "", "0", "0", "20", "0",
+                                 "20",    "0", "35"});
+  // bob's scan has two flags to review, named in its own column; none is a score.
+  CHECK(rows[2] == std::vector<std::string>{"bob",    "s002",
+                                            "Bob B",  "bob@uni.example",
+                                            "graded", "exit handler, thread",
+                                            "10",     "10",
+                                            "10",     "2.5",
+                                            "2.5",    "5",
+                                            "12.5",   "15",
+                                            "graded", "",
+                                            "20",     "20",
+                                            "20",     "20",
+                                            "20",     "32.5",
+                                            "35"});
   // The grader failed on carol's scan: no score is invented for it. Her binning has no
   // report (she is not in the roster CSV, so no row of it vouches for her): zeros.
   CHECK(rows[3] ==
-        std::vector<std::string>{"carol", "",  "",  "", "grader failed", "",  "",  "",   "",
-                                 "",      "",  "",  "", "missing",       "0", "0", "20", "0",
+        std::vector<std::string>{"carol", "",  "",  "", "grader failed", "", "",  "",  "",   "",
+                                 "",      "",  "",  "", "missing",       "", "0", "0", "20", "0",
                                  "20",    "0", "20"});
   // dave: in the roster CSV, no submission: missing, zeros of each maximum.
-  CHECK(rows[4] ==
-        std::vector<std::string>{
-            "dave", "s004", "Dave, D", "dave@uni.example", "missing", "0", "0",  "10", "0",  "0",
-            "5",    "0",    "15",      "missing",          "0",       "0", "20", "0",  "20", "0",
-            "35"});
+  CHECK(rows[4] == std::vector<std::string>{"dave",    "s004", "Dave, D", "dave@uni.example",
+                                            "missing", "",     "0",       "0",
+                                            "10",      "0",    "0",       "5",
+                                            "0",       "15",   "missing", "",
+                                            "0",       "0",    "20",      "0",
+                                            "20",      "0",    "35"});
 }
 
 TEST_CASE("a late penalty's score is the lab's score, the tests keep their points") {
@@ -131,7 +161,7 @@ TEST_CASE("a late penalty's score is the lab's score, the tests keep their point
   t.add("bob", "scan", r);
   const auto rows = rows_of(gpulab::class_csv(t));
   REQUIRE(rows.size() == 2);
-  CHECK(rows[1] == std::vector<std::string>{"bob", "", "", "", "graded", "10", "10", "10", "7",
+  CHECK(rows[1] == std::vector<std::string>{"bob", "", "", "", "graded", "", "10", "10", "10", "7",
                                             "10", "7", "10"});
 }
 
@@ -176,4 +206,35 @@ TEST_CASE("the HTML summary is one self-contained file with a histogram per lab"
   CHECK(contains(binning, "0-10%: 4 students"));
   CHECK(contains(binning, "1 of 5"));  // binning: correctness, full points
   CHECK(contains(html, "(did not build)"));
+}
+
+TEST_CASE("the HTML's to review column: per lab the flags' number and names, opening to lines") {
+  ClassTable t = sample_class();
+  t.add("bob", "binning",
+        report({test_entry("binning: correctness", 20, 20),
+                review_of({{"environment", "binning.cu", 9, 40, "getenv", "getenv(\"X\");"}})}));
+  const std::string html = gpulab::class_html(t, "gpulab: class results");
+  const std::string students = html.substr(html.find("<h2>Students</h2>"));
+  CHECK(contains(students, "<th>total</th><th>to review</th>"));
+  // Only instructors read class.html; it is not a score, and nothing in the labs' sections.
+  CHECK_FALSE(contains(html.substr(0, html.find("<h2>Students</h2>")), "exit handler"));
+  const std::string bob = students.substr(students.find("<tr><td>bob</td>"));
+  const std::string bob_row = bob.substr(0, bob.find("</tr>"));
+  CHECK(contains(bob_row, "<details><summary>scan: 2 (exit handler, thread)</summary>"));
+  CHECK(contains(bob_row, "<details><summary>binning: 1 (environment)</summary>"));
+  CHECK(contains(bob_row, "<li>scan.cu:75: exit handler (atexit): runs after gpulab&#39;s last"));
+  CHECK(contains(bob_row, "scan.cu:76: thread (std::thread, 2 places)"));
+  CHECK(contains(bob_row, "binning.cu:9: environment (getenv, 40 places)"));
+  // The student's line of code, escaped.
+  CHECK(contains(bob_row, "<code>std::thread(hog).detach(); // &lt;b&gt;</code>"));
+  CHECK_FALSE(contains(bob_row, "<b>"));
+  // Empty where nothing was flagged.
+  const std::string alice = students.substr(students.find("<tr><td>alice</td>"));
+  CHECK(contains(alice.substr(0, alice.find("</tr>")), "</td><td></td>"));
+  CHECK(alice.substr(0, alice.find("</tr>")).find("<details>") == std::string::npos);
+}
+
+TEST_CASE("what to review is no test some student failed") {
+  const gpulab::LabFindings view = gpulab::lab_findings(sample_class(), "scan");
+  for (const auto& t : view.tests) CHECK(t.test.rfind("to review", 0) == std::string::npos);
 }

@@ -3,29 +3,22 @@
 #include <cmath>
 
 #include "channel_protocol.h"
+#include "runner_protocol.h"
+#include "run_json.h"
 #include "runner_flags.h"
 
 namespace gpulab {
 
 namespace {
 
-// Deeper than any message the harness sends.
-constexpr int kMaxDepth = 16;
 // More than any run hands over (outputs, and samples' outputs): past it the run floods.
 constexpr size_t kMaxOutputs = 256;
 
-// The message as JSON; null where it is not one object, or nests deeper than kMaxDepth.
+// The message as a JSON object (read on the channel's budget, run_json.h); null where it is not
+// one.
 nlohmann::json parse_message(const std::string& bytes) {
-  bool too_deep = false;
-  nlohmann::json j = nlohmann::json::parse(
-      bytes,
-      [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-        too_deep |= depth > kMaxDepth;
-        return !too_deep;
-      },
-      false);
-  if (too_deep || !j.is_object()) return nullptr;
-  return j;
+  nlohmann::json j = parse_run_json(bytes, kChannelMessageMax, "message").value;
+  return j.is_object() ? j : nullptr;
 }
 
 // A whole number in [0, 2^31) at `key`; -1 where there is none.
@@ -147,39 +140,46 @@ std::string RunChannel::record(const nlohmann::json& message) {
   return "";
 }
 
+namespace {
+
+// "" when `j` (at `where`) is of `type`: "string", "number", "array" or "object".
+std::string typed(const nlohmann::json& j, const std::string& where, const char* type) {
+  const std::string t = type;
+  const bool ok = t == "string"   ? j.is_string()
+                  : t == "number" ? j.is_number()
+                  : t == "array"  ? j.is_array()
+                                  : j.is_object();
+  return ok ? "" : "has \"" + where + "\" of another type than " + (t == "array" ? "an " : "a ") + t;
+}
+
+// "" when a timing (TimingResult's JSON) at `where` has its fields' types.
+std::string timing_problem(const nlohmann::json& t, const std::string& where) {
+  for (const auto& [key, type] : {std::pair{"median_ms", "number"}, std::pair{"rel_se", "number"},
+                                  std::pair{"samples_ms", "array"}})
+    if (t.contains(key))
+      if (std::string why = typed(t[key], where + "." + key, type); !why.empty()) return why;
+  return "";
+}
+
+}  // namespace
+
 std::string record_problem(const nlohmann::json& r) {
   if (!r.is_object()) return "is not a JSON object";
-  const auto wrong = [&](const char* key, bool (nlohmann::json::*is)() const noexcept,
-                         const char* type) -> std::string {
-    const auto it = r.find(key);
-    if (it == r.end() || ((*it).*is)()) return "";
-    return std::string("has \"") + key + "\" of another type than " + type;
-  };
-  using J = nlohmann::json;
-  for (const auto& [key, is, type] :
-       {std::tuple{"status", &J::is_string, "text"}, std::tuple{"message", &J::is_string, "text"},
-        std::tuple{"part", &J::is_string, "text"}, std::tuple{"dataset", &J::is_string, "text"},
-        std::tuple{"work", &J::is_number, "a number"},
-        std::tuple{kCpuSecondsKey, &J::is_number, "a number"},
-        std::tuple{"outputs", &J::is_array, "a list"},
-        std::tuple{"timing", &J::is_object, "an object"},
-        std::tuple{"baseline", &J::is_object, "an object"},
-        std::tuple{"device", &J::is_object, "an object"}})
-    if (std::string why = wrong(key, is, type); !why.empty()) return why;
+#define GPULAB_RECORD_FIELD_TYPE(key, type)                             \
+  if (r.contains(key))                                                 \
+    if (std::string why = typed(r[key], key, #type); !why.empty()) return why;
+  GPULAB_RECORD_FIELDS(GPULAB_RECORD_FIELD_TYPE)
+#undef GPULAB_RECORD_FIELD_TYPE
   if (!r.contains("status")) return "has no status";
-  for (const char* timed : {"timing", "baseline"}) {
-    if (!r.contains(timed)) continue;
-    const J& t = std::string(timed) == "baseline" ? r[timed].value("timing", J()) : r[timed];
-    if (std::string(timed) == "baseline" &&
-        (!r[timed].contains("timing") || !r[timed]["timing"].is_object() ||
-         (r[timed].contains("name") && !r[timed]["name"].is_string())))
+  if (r.contains("timing"))
+    if (std::string why = timing_problem(r["timing"], "timing"); !why.empty()) return why;
+  if (r.contains("baseline")) {
+    const nlohmann::json& b = r["baseline"];
+    if (!b.contains("timing") || !b["timing"].is_object())
       return "has a \"baseline\" without its timing";
-    if (t.contains("median_ms") && !t["median_ms"].is_number())
-      return std::string("has a \"") + timed + "\" whose median is not a number";
-    if (t.contains("samples_ms") && !t["samples_ms"].is_array())
-      return std::string("has a \"") + timed + "\" whose samples are not a list";
-    if (t.contains("rel_se") && !t["rel_se"].is_number())
-      return std::string("has a \"") + timed + "\" whose error is not a number";
+    if (b.contains("name"))
+      if (std::string why = typed(b["name"], "baseline.name", "string"); !why.empty()) return why;
+    if (std::string why = timing_problem(b["timing"], "baseline.timing"); !why.empty()) return why;
   }
   return "";
 }

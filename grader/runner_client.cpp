@@ -4,6 +4,7 @@
 
 #include "grade_phases.h"
 #include "random_bytes.h"
+#include "remove_tree.h"
 #include "runner_protocol.h"
 #include "safe_text.h"
 #include "sample_protocol.h"
@@ -150,10 +151,10 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
   const ProcessResult p = sandbox.run(po, box);
   staging.emplace(GradePhase::kStaging);
   collect_output(staged);
-  if (stage) {
-    std::error_code ec;
-    std::filesystem::remove_all(samples_dir, ec);
-  }
+  // Nothing in the run's working folder is read, but a tool's log (sanitizer_runs.h): whatever
+  // the run left there goes now, not at the end of the grading.
+  if (wrapper.prefix.empty()) remove_tree(collected_out_dir);
+  if (stage) remove_tree(samples_dir);
   staging.reset();
   o.process = p;
   o.timed_out = limit.stopped(p);

@@ -50,10 +50,22 @@ constexpr const char* runner_status(RunnerExit e) {
   return "";
 }
 
-// The record a runner sends last (channel_protocol.h's "record"), a JSON object: "status",
-// "message", "timing", "work", "outputs" (the names handed over), kCpuSecondsKey, "device",
-// "baseline" in a --time-baseline run. Each has one type; the grader fails a run whose record
-// has another (grader/run_channel.h).
+// The record a runner sends last (channel_protocol.h's "record"), a JSON object, its fields as
+// X(key, JSON type): each has one type, and the grader fails a run whose record has a field of
+// another (grader/run_channel.h). "outputs" are the names handed over; a timing (TimingResult's
+// JSON) holds "median_ms", "rel_se" and "samples_ms"; "baseline" (a --time-baseline run) holds
+// the baseline's "name" and "timing".
+#define GPULAB_RECORD_FIELDS(X) \
+  X("status", string)           \
+  X("message", string)          \
+  X("part", string)             \
+  X("dataset", string)          \
+  X("work", number)             \
+  X(kCpuSecondsKey, number)     \
+  X("outputs", array)           \
+  X("timing", object)           \
+  X("baseline", object)         \
+  X("device", object)
 
 // The options every run passes.
 inline constexpr const char* kPartOption = "--part";

@@ -161,10 +161,12 @@ TEST_CASE("a record whose fields have other types fails the run, never the gradi
   CHECK(gpulab::record_problem({{"status", "ok"}, {"work", 3.0}, {"cpu_s", 1}}).empty());
   CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"work", "lots"}}),
                  "\"work\" of another type than a number"));
+  CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"outputs", 3}}),
+                 "\"outputs\" of another type than an array"));
   CHECK(contains(gpulab::record_problem({{"status", 1}}), "\"status\" of another type"));
   CHECK(contains(gpulab::record_problem({{"message", "x"}}), "has no status"));
   CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"timing", {{"median_ms", "fast"}}}}),
-                 "median is not a number"));
+                 "\"timing.median_ms\" of another type than a number"));
   CHECK(contains(gpulab::record_problem({{"status", "ok"}, {"baseline", {{"name", "b"}}}}),
                  "without its timing"));
   CHECK(contains(gpulab::record_problem(nlohmann::json::array()), "not a JSON object"));

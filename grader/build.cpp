@@ -1,14 +1,18 @@
 #include "build.h"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
 
-#include "forbidden_calls.h"
 #include "grade_phases.h"
+#include "include_tree.h"
+#include "library_rule.h"
+#include "line_markers.h"
 #include "linked_libraries.h"
 #include "process.h"
 #include "remove_tree.h"
@@ -28,6 +32,9 @@ constexpr size_t kBuildAddressSpace = size_t{8} << 30;
 constexpr size_t kBuildFileSize = size_t{1} << 30;
 // What nm may print about one object: far above the labs' largest (about 100 KB on the sim).
 constexpr size_t kSymbolListingLimit = size_t{16} << 20;
+// What the compiler's list of a file's headers may take: cub/cub.cuh under nvcc's three passes
+// prints about 0.5 MB.
+constexpr size_t kIncludeListingLimit = size_t{16} << 20;
 // Names c++filt is given at once: CUB's instantiations run to thousands of characters, and a
 // command line has a limit.
 constexpr size_t kDemangledAtOnce = 256;
@@ -66,14 +73,14 @@ std::vector<std::string> demangled(const std::vector<std::string>& names, const 
   return shown;
 }
 
-// What one object uses of the lab's forbidden calls (forbidden_calls.h), a line each; its
-// symbols that may name CUB or Thrust are demangled in batches, in the build's sandbox.
-std::string forbidden_calls_in(const LabConfig& lab, const std::string& file,
-                               const std::vector<NmSymbol>& symbols, const BuildTool& run) {
-  if (lab.forbidden_calls.names.empty()) return "";
+// What one object calls of the lab's forbidden library work (library_rule.h), a line each; its
+// symbols that may name it are demangled in batches, in the build's sandbox.
+std::string forbidden_work_called_in(const LabConfig& lab, const std::string& file,
+                                     const std::vector<NmSymbol>& symbols, const BuildTool& run) {
+  if (lab.library.empty()) return "";
   std::vector<std::string> candidates;
   for (const NmSymbol& s : symbols)
-    if (may_name_cccl(s.name)) candidates.push_back(s.name);
+    if (may_name_forbidden(s.name, lab.library)) candidates.push_back(s.name);
   std::vector<std::string> names;
   for (size_t at = 0; at < candidates.size(); at += kDemangledAtOnce) {
     const std::vector<std::string> batch(
@@ -87,8 +94,35 @@ std::string forbidden_calls_in(const LabConfig& lab, const std::string& file,
              "'s symbols (c++filt failed), so it cannot check them for library code this lab "
              "does not allow\n";
   }
-  return describe_forbidden_uses(file, forbidden_uses(names, lab.forbidden_calls),
-                                 lab.forbidden_calls);
+  return describe_forbidden_uses(file, forbidden_uses(names, lab.library), lab.library);
+}
+
+// What the lab's "library" rule says of the headers `file` (at `src`) includes, from the
+// compiler's own list of them (include_tree_command, in the build's sandbox; recorded in
+// `commands`): "" where it may be compiled. `listed` says whether the compiler listed them all;
+// where it did not (its preprocessing failed), what it listed is judged, and the compile that
+// follows has the say: it fails too, or the build stops (build_runner).
+std::string library_headers_of(const LabConfig& lab, const RunnerRecipe& recipe, RecipeUse use,
+                               const std::string& file, const std::filesystem::path& src,
+                               const BuildTool& run,
+                               std::vector<std::vector<std::string>>& commands, bool& listed) {
+  listed = true;
+  if (lab.library.empty()) return "";
+  std::ifstream in(src, std::ios::binary);
+  const std::string source{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // A line marker would make the compiler's list lie (line_markers.h).
+  if (const std::vector<int> markers = line_marker_lines(source); !markers.empty())
+    return describe_line_markers(file, markers);
+  const std::vector<std::string> cmd = include_tree_command(recipe, use, src);
+  commands.push_back(cmd);
+  const ProcessResult r = run(cmd, kIncludeListingLimit);
+  if (r.output_truncated)
+    return "gpulab could not list the headers " + file +
+           " includes (the compiler printed more than gpulab reads), so it cannot check them "
+           "for library code this lab does not allow\n";
+  listed = r.ok();
+  return describe_forbidden_headers(
+      file, forbidden_headers(parse_include_tree(r.output), lab.library, source), lab.library);
 }
 
 // The definitions in the submission's objects that would replace a linked library's symbols
@@ -128,7 +162,7 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
         startup_findings(parse_readelf_sections(sections.output), symbols);
     if (!early.empty()) startup += describe_startup_findings(file, early) + "\n";
     for (const SymbolFinding& f : policy.check(symbols)) findings.push_back({file, f});
-    forbidden += forbidden_calls_in(lab, file, symbols, run);
+    forbidden += forbidden_work_called_in(lab, file, symbols, run);
   }
   startup += forbidden;
   if (findings.empty()) return startup;
@@ -209,6 +243,11 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
       b.message += ")";
       return b;
     }
+    // Before the compile: a file the rule refuses is not compiled (CUB's device-wide algorithms
+    // take tens of seconds to).
+    bool listed = true;
+    b.message = library_headers_of(lab, recipe, use, file, src, compile, b.commands, listed);
+    if (!b.message.empty()) return b;
     const auto obj = work_dir / (file + ".o");
     const std::vector<std::string> cmd = compile_command(recipe, use, src, obj);
     b.commands.push_back(cmd);
@@ -216,6 +255,12 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
     if (!r.ok()) {
       b.message = "compiling " + file + " failed (the compiler " + r.describe() + "):\n" +
                   quote_head(r.output, kCompilerOutputQuoted);
+      return b;
+    }
+    if (!listed) {
+      b.message = "gpulab could not list the headers " + file +
+                  " includes (the compiler's preprocessing failed where its compile did not), so "
+                  "it cannot check them for library code this lab does not allow";
       return b;
     }
     objects.push_back({file, obj.string()});

@@ -2,7 +2,9 @@
 // reference/): the lab's build recipe for the backend (runner_recipe.h: the manifest CMake
 // writes) compiles each file against the lab's interface header with the backend's compiler
 // (nvcc, or gpulab-sim-cc for the CPU backend), then links the lab's driver and the harness
-// built for that backend. CMake's reference and stub runners are built by this same function
+// built for that backend. Where lab.json has a "library" section, each file's headers (from the
+// compiler, before its compile) and its object's names (after) are checked against it
+// (library_rule.h). CMake's reference and stub runners are built by this same function
 // (gpulab-build-runner), so theirs and a student's get the same commands.
 #pragma once
 

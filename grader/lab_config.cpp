@@ -87,7 +87,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
                "gradescope",
                "writeup",
                "bench_sweeps",
-               "forbidden_calls"});
+               "library"});
   LabConfig c;
   c.dir = lab_json.parent_path();
   c.id = r.str(j, "id", "lab");
@@ -320,8 +320,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   c.gradescope = GradescopePolicy::parse(j.value("gradescope", nlohmann::json()), r);
   if (j.contains("writeup")) c.writeup = parse_writeup(j["writeup"], c, r);
   if (j.contains("bench_sweeps")) c.bench_sweeps = parse_bench_sweeps(j["bench_sweeps"], c, r);
-  if (j.contains("forbidden_calls"))
-    c.forbidden_calls = parse_forbidden_calls(j["forbidden_calls"], r);
+  if (j.contains("library")) c.library = parse_library_policy(j["library"], r);
   return c;
 }
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "bench_sweep_spec.h"
-#include "forbidden_calls.h"
 #include "gradescope_policy.h"
 #include "lab_timing.h"
+#include "library_policy.h"
 #include "run_limit.h"
 
 namespace gpulab {
@@ -164,9 +164,9 @@ struct LabConfig {
   std::optional<WriteupSpec> writeup;
   // lab.json's "bench_sweeps" (bench_sweep_spec.h); none without the key.
   std::vector<BenchSweep> bench_sweeps;
-  // lab.json's "forbidden_calls" (forbidden_calls.h): library entities the build refuses in a
-  // submission; none without the key.
-  ForbiddenCalls forbidden_calls;
+  // lab.json's "library" (library_policy.h): the library work a student's files may not bring
+  // in, which the build refuses; nothing without the key.
+  LibraryPolicy library;
 
   static LabConfig load(const std::filesystem::path& lab_json);
   // The lab `id` of the tree at source_root (labs/<id>/lab.json); an unknown id is refused with

@@ -1,5 +1,6 @@
 #include "runner_recipe.h"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 
@@ -86,6 +87,14 @@ std::vector<std::string> compile_command(const RunnerRecipe& r, RecipeUse use, c
     cmd.insert(cmd.end(), r.warning_flags.begin(), r.warning_flags.end());
   for (const fs::path& dir : r.include_dirs) cmd.insert(cmd.end(), {"-I", dir.string()});
   cmd.insert(cmd.end(), {"-c", src.string(), "-o", object.string()});
+  return cmd;
+}
+
+std::vector<std::string> include_tree_command(const RunnerRecipe& r, RecipeUse use,
+                                              const fs::path& src) {
+  std::vector<std::string> cmd = compile_command(r, use, src, "/dev/null");
+  std::replace(cmd.begin(), cmd.end(), std::string("-c"), std::string("-M"));
+  cmd.insert(cmd.end(), {"-Xcompiler", "-H,-w"});
   return cmd;
 }
 

@@ -65,6 +65,13 @@ enum class RecipeUse { student, trusted };
 std::vector<std::string> compile_command(const RunnerRecipe& r, RecipeUse use,
                                          const std::filesystem::path& src,
                                          const std::filesystem::path& object);
+// The command that lists the headers `src` includes as compile_command's compile includes them
+// (include_tree.h): the compiler's dependency pass (-M), which preprocesses as the compile does
+// (nvcc: once per device architecture and once for the host; gpulab-sim-cc: as its g++ does,
+// without the rewrite), its host compiler printing each header it opens (-H) and no warnings
+// (-w), so that nothing else it prints starts with a dot. Its output file is /dev/null.
+std::vector<std::string> include_tree_command(const RunnerRecipe& r, RecipeUse use,
+                                              const std::filesystem::path& src);
 std::vector<std::string> link_command(const RunnerRecipe& r,
                                       const std::vector<std::filesystem::path>& objects,
                                       const std::filesystem::path& runner);

@@ -77,6 +77,14 @@ const std::vector<Rule>& rules() {
        [](Options& o, ParseState&, const std::string&, const std::string&) {
          o.compile_only = true;
        }},
+      {{"-M", "--generate-dependencies"},
+       Takes::nothing,
+       nullptr,
+       "write the headers each input includes (make's rule, to -o or the standard output), "
+       "preprocessed as its compile would be, without the rewrite",
+       [](Options& o, ParseState&, const std::string&, const std::string&) {
+         o.dependencies_only = true;
+       }},
       {{"-x", "--x"},
        Takes::joined,
        "LANG",
@@ -380,8 +388,9 @@ bool parse_options(const std::vector<std::string>& args, Options& o, std::ostrea
     err << "gpulab sim-cc: no input files\n";
     return false;
   }
-  if (o.compile_only && !o.output.empty() && o.inputs.size() > 1) {
-    err << "gpulab sim-cc: -c with -o takes one input file\n";
+  if ((o.compile_only || o.dependencies_only) && !o.output.empty() && o.inputs.size() > 1) {
+    err << "gpulab sim-cc: " << (o.dependencies_only ? "-M" : "-c")
+        << " with -o takes one input file\n";
     return false;
   }
   return true;

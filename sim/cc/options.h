@@ -18,6 +18,7 @@ struct Options {
   std::vector<Input> inputs;
   std::string output;                     // -o; empty: a.out, or NAME.o with -c
   bool compile_only = false;              // -c / -dc
+  bool dependencies_only = false;         // -M: the headers each input includes, nothing built
   std::string std = "c++17";              // at least C++17: the sim headers need it
   std::vector<std::string> preprocessor;  // -I, -isystem, -D, -U, -include (rewriter and g++)
   std::vector<std::string> compile;       // -O, -g, -W..., -f..., -Xcompiler (g++ only)

@@ -51,6 +51,12 @@ class Driver {
       : o_(o), p_(p), err_(err), tmp_(tmp) {}
 
   int run() {
+    if (o_.dependencies_only) {
+      for (const Input& in : o_.inputs)
+        if (in.lang != Lang::object)
+          if (int rc = dependencies(in)) return rc;
+      return 0;
+    }
     std::vector<std::string> objects;
     int index = 0;
     for (const Input& in : o_.inputs) {
@@ -113,6 +119,38 @@ class Driver {
     return out;
   }
 
+  // g++ for `in`, up to its input: the language, the sim headers, `search` (where quoted
+  // includes are looked up first), the preprocessor's and the compiler's options.
+  std::vector<std::string> host_compiler(const Input& in, const std::vector<std::string>& search) {
+    std::vector<std::string> cmd = {p_.cxx};
+    if (in.lang == Lang::c) {
+      cmd.insert(cmd.end(), {"-x", "c"});
+    } else {
+      cmd.insert(cmd.end(), {"-x", "c++", "-std=" + o_.std});
+    }
+    cmd.insert(cmd.end(), {"-isystem", p_.include_dir});
+    // The rewritten file lives elsewhere: its quoted includes are looked up beside the original.
+    std::string dir = fs::path(in.path).parent_path().string();
+    cmd.insert(cmd.end(), {"-iquote", dir.empty() ? "." : dir});
+    cmd.insert(cmd.end(), search.begin(), search.end());
+    std::vector<std::string> pp = preprocessor();
+    cmd.insert(cmd.end(), pp.begin(), pp.end());
+    cmd.insert(cmd.end(), o_.compile.begin(), o_.compile.end());
+    return cmd;
+  }
+
+  // g++'s -M of the input as compile() builds it: a .cu's rewritten file is the original with
+  // the sim header included first and edits that touch no directive, so g++ reads the same
+  // headers from the original with that header included first (-include).
+  int dependencies(const Input& in) {
+    std::vector<std::string> first;
+    if (in.lang == Lang::cuda) first = {"-include", "gpulab_sim/sim.h"};
+    std::vector<std::string> cmd = host_compiler(in, first);
+    cmd.insert(cmd.end(), {"-M", in.path});
+    if (!o_.output.empty()) cmd.insert(cmd.end(), {"-o", o_.output});
+    return run_command(cmd, err_);
+  }
+
   int compile(const Input& in, const std::string& object) {
     std::string source = in.path;
     std::vector<std::string> mirrors;
@@ -128,20 +166,7 @@ class Driver {
       cmd.insert(cmd.end(), pp.begin(), pp.end());
       if (int rc = run_command(cmd, err_)) return rc;
     }
-    std::vector<std::string> cmd = {p_.cxx};
-    if (in.lang == Lang::c) {
-      cmd.insert(cmd.end(), {"-x", "c"});
-    } else {
-      cmd.insert(cmd.end(), {"-x", "c++", "-std=" + o_.std});
-    }
-    cmd.insert(cmd.end(), {"-isystem", p_.include_dir});
-    // The rewritten file lives elsewhere: its quoted includes are looked up beside the original.
-    std::string dir = fs::path(in.path).parent_path().string();
-    cmd.insert(cmd.end(), {"-iquote", dir.empty() ? "." : dir});
-    cmd.insert(cmd.end(), mirrors.begin(), mirrors.end());
-    std::vector<std::string> pp = preprocessor();
-    cmd.insert(cmd.end(), pp.begin(), pp.end());
-    cmd.insert(cmd.end(), o_.compile.begin(), o_.compile.end());
+    std::vector<std::string> cmd = host_compiler(in, mirrors);
     cmd.insert(cmd.end(), {"-c", source, "-o", object});
     return run_command(cmd, err_);
   }

@@ -25,7 +25,10 @@
 //        the grader): it must print no "cache hit", and its timed outputs must be right,
 //    "timed": true                  graded with timing (on a backend that times), not --no-time
 //    "twin": NAME                   the honest twin: the submission NAME beside it, the same
-//        work without the attack, graded alike; the attack's score may not be higher}.
+//        work without the attack, graded alike; the attack's score may not be higher
+//    "cuda_without_gpu": true       a cuda-backend build that is refused: graded on the cuda
+//        backend without a GPU too (suite "adversarial-cuda-build"), which a refused build
+//        needs none of}.
 // Timed submissions whose parts all run on the CPU are graded on the cuda backend without a GPU
 // too (suite "adversarial-cpu-timing"), so CI times them.
 // Each submission is a doctest subcase named <lab>/<name>: --subcase=scan/zip-bomb runs one.
@@ -452,9 +455,30 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
   fs::remove_all(root, ec);
 }
 
-// Every adversarial submission for `backend`; with cpu_timing, only the timed ones whose parts
-// all run on the CPU (graded on the cuda backend, which times CPU parts without a GPU).
-void check_adversaries(const std::string& backend, bool cpu_timing = false) {
+// Which of a backend's adversarial submissions a suite grades.
+enum class Only {
+  all,
+  cpu_timing,       // the timed ones whose parts all run on the CPU, which the cuda backend
+                    // times without a GPU
+  cuda_build_fails  // those marked cuda_without_gpu, whose cuda build is refused
+};
+
+bool wanted(const Expected& e, Only only) {
+  const json adv = e.spec.value("adversary", json::object());
+  switch (only) {
+    case Only::all:
+      return true;
+    case Only::cpu_timing:
+      return adv.value("timed", false) && cpu_parts_only(e);
+    case Only::cuda_build_fails:
+      return adv.value("cuda_without_gpu", false) && e.spec.value("build", "") == "fail";
+  }
+  return false;
+}
+
+// Every adversarial submission for `backend` that `only` picks, graded with `extra_args` too.
+void check_adversaries(const std::string& backend, Only only = Only::all,
+                       const std::vector<std::string>& extra_args = {}) {
   // Orphans of the grader's children come to this process, so a daemon that left the grader's
   // process group is still found.
   REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
@@ -462,13 +486,11 @@ void check_adversaries(const std::string& backend, bool cpu_timing = false) {
     MESSAGE("port " << kListenPort << " is taken: connections to it are not checked");
   const auto labs = expectations_under(kSource / "tests" / "adversarial");
   REQUIRE_FALSE(labs.empty());
-  const std::vector<std::string> backend_args = {"--backend", backend};
+  std::vector<std::string> backend_args = {"--backend", backend};
+  backend_args.insert(backend_args.end(), extra_args.begin(), extra_args.end());
   for (const auto& subs : labs)
     for (const auto& e : subs) {
-      if (!on_backend(e.spec, backend)) continue;
-      if (cpu_timing &&
-          !(e.spec.value("adversary", json::object()).value("timed", false) && cpu_parts_only(e)))
-        continue;
+      if (!on_backend(e.spec, backend) || !wanted(e, only)) continue;
       const std::string name = e.lab + "/" + e.name;
       SUBCASE(name.c_str()) {
         check_adversary(e, backend_args);
@@ -497,9 +519,16 @@ TEST_SUITE("adversarial-cpu-timing") {
       std::ofstream(file) << lab.dump(2);
     }
     REQUIRE(setenv("GPULAB_SOURCE_DIR", src.c_str(), 1) == 0);
-    check_adversaries("cuda", true);
+    check_adversaries("cuda", Only::cpu_timing);
     unsetenv("GPULAB_SOURCE_DIR");
     fs::remove_all(src);
+  }
+}
+
+TEST_SUITE("adversarial-cuda-build") {
+  TEST_CASE("every adversarial submission whose cuda build is refused, without a GPU") {
+    // Without a GPU, GPU parts are left out of the report unless they must score zero.
+    check_adversaries("cuda", Only::cuda_build_fails, {"--require-gpu"});
   }
 }
 

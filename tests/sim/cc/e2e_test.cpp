@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -137,6 +139,26 @@ TEST_SUITE("e2e") {
     CHECK(rc != 0);
     CHECK(messages.str().find("compile_error.cu:6:3: error") != std::string::npos);
   }
+  // -M: the headers a file includes as its compile reads them (the grader's list of a student's
+  // headers, grader/runner_recipe.h's include_tree_command): g++ -M of the original with the sim
+  // header first and Thrust from CCCL, -H's tree on the messages.
+  TEST_CASE("-M lists the headers the compile reads") {
+    std::ostringstream messages;
+    const std::string deps = output_path("thrust_sort_reduce.d");
+    std::filesystem::remove(deps);
+    CHECK(gpulab_sim_cc::sim_cc(
+              {"-M", program("thrust_sort_reduce.cu"), "-o", deps, "-Xcompiler", "-H,-w"},
+              messages) == 0);
+    const std::string tree = messages.str();
+    INFO(tree.substr(0, 2000));
+    CHECK(tree.find(". ") != std::string::npos);
+    CHECK(tree.find("/thrust/sort.h\n") != std::string::npos);
+    std::ifstream in(deps);
+    const std::string rule{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    CHECK(rule.find("gpulab_sim/sim.h") != std::string::npos);    // what the rewrite puts first
+    CHECK(rule.find("thrust/system/cpp/") != std::string::npos);  // Thrust's C++ back-end
+  }
+
   // --help prints the list the parser reads: every spelling it shows is taken (with a value
   // where it shows one), and nothing else is.
   TEST_CASE("--help lists the options the parser takes") {

@@ -1,6 +1,6 @@
 
-// The attack: the private histogram handed to CUB under another name. The build reads the
-// object's symbols, which name cub::DeviceHistogram however the source spells it.
+// The attack: the private histogram handed to CUB under another name. The header the compiler
+// reads is CUB's histogram however the source spells the call.
 #include <cub/device/device_histogram.cuh>
 
 namespace lib = cub;

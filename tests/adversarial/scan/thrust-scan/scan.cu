@@ -1,6 +1,6 @@
 
 // The attack: the int scans handed to Thrust, which calls CUB's DeviceScan. No cub:: in the
-// source, but the object's symbols name CUB's scan kernels.
+// source, but the headers the compiler reads are Thrust's scan and CUB's.
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 

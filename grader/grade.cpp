@@ -17,6 +17,7 @@
 #include "remove_tree.h"
 #include "report_builder.h"
 #include "review_scan.h"
+#include "run_libraries.h"
 #include "runner_builds.h"
 #include "sanitizer_runs.h"
 #include "secret.h"
@@ -139,6 +140,7 @@ class Grading {
                   shown_submission_prefix(c_.o.submission, std::filesystem::current_path())));
       return;
     }
+    if (c_.sandbox.enabled()) show_runs_libraries();
     c_.sanitizer = SanitizerRuns::for_grading(c_, out);
     FileLock gpu_lock;
     if (!c_.o.gpu_lock.empty()) {
@@ -159,6 +161,15 @@ class Grading {
                        "), so GPU parts were not graded and are left out of the maximum.";
     report.execution_time_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // What every run of this grading sees of the system (run_libraries.h), read once.
+  void show_runs_libraries() {
+    RunLibraries libs = run_libraries(c_.paths, c_.lab.id, c_.o.backend, c_.student.runner);
+    for (const auto& name : libs.missing)
+      c_.log << "warning (instructor): the lab's runners need " << name << " (read from "
+             << libs.read_from.string() << "), which this machine's loader finds nowhere\n";
+    c_.sandbox.show_runs(std::move(libs));
   }
 
   // What this grading covers (grade_scope.h), once the machine is known.

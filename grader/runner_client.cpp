@@ -96,6 +96,7 @@ RunOutcome run_runner(const Sandbox& sandbox, const Paths& paths,
   if (!wrapper.prefix.empty()) {
     box.no_new_processes = false;  // the wrapper starts the runner
     for (const auto& dir : wrapper.read_only) box.mounts.push_back({dir, dir, false, true});
+    box.system = SystemView::whole;  // the toolkit's libraries for the tool; never scored
   }
   // A graded timed run: each sample's inputs are handed over when the run asks for them.
   std::optional<SampleStage> stage;

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "ld_so_cache.h"
 #include "random_bytes.h"
 #include "seccomp_filter.h"
 #include "temp_folder.h"
@@ -23,10 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The read-only system every child sees. /etc is not there: only the loader's cache and
-// configuration, and Debian's alternatives (/usr/bin/c++ is a link through them).
+// The read-only system a build sees (SystemView::whole; a run sees its runner's libraries
+// alone). /etc is not there: only the loader's cache and configuration, and Debian's
+// alternatives (/usr/bin/c++ is a link through them).
 const char* const kSystemDirs[] = {"/usr"};
-const char* const kEtcFiles[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+const char* const kEtcFiles[] = {kLdSoCache, "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                  "/etc/alternatives"};
 const char* const kRootEntries[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
 
@@ -54,13 +56,31 @@ bool under_any(const fs::path& path, const std::vector<fs::path>& dirs) {
   return std::any_of(dirs.begin(), dirs.end(), [&](const fs::path& d) { return under(path, d); });
 }
 
-// The directories of the read-only system that `host` binds, as they appear inside.
+// The files of the system a run sees (SystemView::libraries): its runner's, and the driver's for
+// a GPU run; none of gpulab's trees, should the loader find a library there.
+std::vector<SystemFile> run_files(const SandboxSpec& spec, const SandboxHost& host) {
+  std::vector<SystemFile> files;
+  const RunLibraries& libs = host.run_libraries;
+  for (const auto* part : {&libs.runner, spec.gpu ? &libs.driver : nullptr})
+    if (part)
+      for (const SystemFile& f : *part)
+        if (!under_any(f.file, spec.hidden) && !under_any(f.at, spec.hidden)) files.push_back(f);
+  return files;
+}
+
+// The directories (and files) of the read-only system that `host` binds, as they appear inside.
 std::vector<fs::path> system_dirs(const SandboxSpec& spec, const SandboxHost& host) {
-  std::vector<fs::path> dirs(std::begin(kSystemDirs), std::end(kSystemDirs));
-  for (const char* f : kEtcFiles) dirs.emplace_back(f);
-  dirs.insert(dirs.end(), host.root_dirs.begin(), host.root_dirs.end());
-  for (const auto& d : host.extra_system_dirs)
-    if (!under_any(d, spec.hidden)) dirs.push_back(d);
+  std::vector<fs::path> dirs;
+  if (spec.system == SystemView::libraries) {
+    for (const SystemFile& f : run_files(spec, host)) dirs.push_back(f.at);
+    dirs.emplace_back(kLdSoCache);
+  } else {
+    dirs.assign(std::begin(kSystemDirs), std::end(kSystemDirs));
+    for (const char* f : kEtcFiles) dirs.emplace_back(f);
+    dirs.insert(dirs.end(), host.root_dirs.begin(), host.root_dirs.end());
+    for (const auto& d : host.extra_system_dirs)
+      if (!under_any(d, spec.hidden)) dirs.push_back(d);
+  }
   if (spec.gpu) dirs.emplace_back("/sys");
   return dirs;
 }
@@ -170,12 +190,19 @@ std::vector<std::string> bwrap_options(const SandboxSpec& spec, const SandboxHos
       "--unshare-all",     "--unshare-user", "--disable-userns", "--cap-drop",    "ALL",
       "--die-with-parent", "--new-session",  "--hostname",       "gpulab-sandbox"};
   auto add = [&a](std::initializer_list<std::string> more) { a.insert(a.end(), more); };
-  for (const char* d : kSystemDirs) add({"--ro-bind", d, d});
-  for (const auto& [link, target] : host.root_links) add({"--symlink", target, link});
-  for (const auto& d : host.root_dirs) add({"--ro-bind", d, d});
-  for (const char* f : kEtcFiles) add({"--ro-bind-try", f, f});
-  for (const auto& d : host.extra_system_dirs)
-    if (!under_any(d, spec.hidden)) add({"--ro-bind-try", d, d});
+  if (spec.system == SystemView::libraries) {
+    // A run: the files its runner loads, at the paths the loader opens, and the loader's cache,
+    // which only names paths (a library it names whose file is not bound fails to load).
+    for (const SystemFile& f : run_files(spec, host)) add({"--ro-bind", f.file, f.at});
+    add({"--ro-bind-try", kLdSoCache, kLdSoCache});
+  } else {
+    for (const char* d : kSystemDirs) add({"--ro-bind", d, d});
+    for (const auto& [link, target] : host.root_links) add({"--symlink", target, link});
+    for (const auto& d : host.root_dirs) add({"--ro-bind", d, d});
+    for (const char* f : kEtcFiles) add({"--ro-bind-try", f, f});
+    for (const auto& d : host.extra_system_dirs)
+      if (!under_any(d, spec.hidden)) add({"--ro-bind-try", d, d});
+  }
   add({"--proc", "/proc", "--dev", "/dev"});
   add({"--size", std::to_string(kShmBytes), "--tmpfs", "/dev/shm"});
   add({"--size", std::to_string(spec.tmp_bytes), "--tmpfs", "/tmp"});
@@ -235,6 +262,7 @@ SandboxSpec run_sandbox(const Paths& paths, const fs::path& runner, const fs::pa
   s.mounts = {{runner, RunPaths::runner, false, false},
               {input_dir, RunPaths::input, false, false},
               {out_dir, RunPaths::out, true, false}};
+  s.system = SystemView::libraries;
   s.gpu = gpu;
   s.cwd = RunPaths::out;
   s.hidden = {paths.source, paths.build, paths.cache_dir()};
@@ -335,6 +363,10 @@ void Sandbox::stage_runs_in(const fs::path& dir) {
   staging_ = std::make_shared<RunStaging>(dir);
 }
 
+void Sandbox::show_runs(RunLibraries libraries) {
+  run_libraries_ = std::make_shared<const RunLibraries>(std::move(libraries));
+}
+
 fs::path Sandbox::stage_input(const fs::path& input) const {
   if (!enabled_ || !staging_) return input;
   return staging_->staged(input);
@@ -349,7 +381,13 @@ StagedRun Sandbox::stage_run(const fs::path& runner, const fs::path& input,
 ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) const {
   if (!enabled_) return po;
   std::vector<std::string> argv = {bwrap_};
-  const auto options = bwrap_options(spec, SandboxHost::current(paths_));
+  SandboxHost host = SandboxHost::current(paths_);
+  if (spec.system == SystemView::libraries) {
+    if (!run_libraries_)
+      throw std::logic_error("a run was confined before its runner's libraries were read");
+    host.run_libraries = *run_libraries_;
+  }
+  const auto options = bwrap_options(spec, host);
   argv.insert(argv.end(), options.begin(), options.end());
   argv.push_back("--");
   argv.insert(argv.end(), po.argv.begin(), po.argv.end());

@@ -1,8 +1,9 @@
 // The sandbox every build and run of student code goes through (bubblewrap): a child sees a
-// read-only system, the few files its job needs, one writable directory, and the GPU's device
-// nodes or no device at all; it has no network, its own process and IPC namespaces, a private
-// /tmp, and a process count limit. This file is the policy (what a child may see, as a bwrap
-// command line, and who it runs as); process.h is the mechanism that starts it.
+// read-only system (a run: only the libraries its runner loads), the few files its job needs,
+// one writable directory, and the GPU's device nodes or no device at all; it has no network, its
+// own process and IPC namespaces, a private /tmp, and a process count limit. This file is the
+// policy (what a child may see, as a bwrap command line, and who it runs as); process.h is the
+// mechanism that starts it.
 #pragma once
 
 #include <sys/types.h>
@@ -16,6 +17,7 @@
 #include "lab_config.h"
 #include "paths.h"
 #include "process.h"
+#include "run_libraries.h"
 #include "run_staging.h"
 #include "runner_recipe.h"
 
@@ -29,9 +31,16 @@ struct SandboxMount {
   bool optional = false;
 };
 
+// What of the system a child sees, read-only.
+enum class SystemView {
+  whole,      // /usr, the top-level /bin, /lib, ...: builds (compilers need the system)
+  libraries,  // only the files its runner loads (run_libraries.h): runs
+};
+
 // What one sandboxed child may see beside the read-only system.
 struct SandboxSpec {
   std::vector<SandboxMount> mounts;
+  SystemView system = SystemView::whole;
   bool gpu = false;               // the NVIDIA device nodes (and /sys, read-only, for the driver)
   std::filesystem::path cwd;      // inside the sandbox
   size_t tmp_bytes = 256u << 20;  // the private /tmp, in memory
@@ -52,6 +61,8 @@ struct SandboxHost {
   // Directories the loader searches beyond the system's (LD_LIBRARY_PATH: the CUDA driver's
   // libraries in a container, say) and the CUDA toolkit where it is not under /usr.
   std::vector<std::filesystem::path> extra_system_dirs;
+  // What a run sees in place of all that (SystemView::libraries): the grading's runner's.
+  RunLibraries run_libraries;
 
   static SandboxHost current(const Paths& paths);
 };
@@ -78,7 +89,8 @@ struct RunPaths {
 };
 
 // A run: the runner (read-only), the dataset's input directory (read-only), the run's output
-// directory (writable), the GPU's device nodes when `gpu`.
+// directory (writable), the GPU's device nodes when `gpu`; of the system only the libraries the
+// runner loads (SystemView::libraries; the driver's too when `gpu`).
 SandboxSpec run_sandbox(const Paths& paths, const std::filesystem::path& runner,
                         const std::filesystem::path& input_dir,
                         const std::filesystem::path& out_dir, bool gpu);
@@ -101,6 +113,9 @@ class Sandbox {
   // From now on, runs are staged in `dir` (the grader's work folder) under random names
   // (run_staging.h), so that nothing a run can read names a path of the grader's.
   void stage_runs_in(const std::filesystem::path& dir);
+  // From now on, a run (SystemView::libraries) sees these of the system (run_libraries.h): read
+  // once per grading. A run confined before this is refused (std::logic_error).
+  void show_runs(RunLibraries libraries);
   // The host paths a run of `runner` on `input` is given, its output collected to `out_dir`
   // (collect_output): staged where stage_runs_in() was called and the sandbox is on, else as
   // they are.
@@ -125,7 +140,8 @@ class Sandbox {
   bool enabled_ = false;
   std::string bwrap_, version_, problem_;
   Paths paths_;
-  std::shared_ptr<RunStaging> staging_;  // stage_runs_in()
+  std::shared_ptr<RunStaging> staging_;                // stage_runs_in()
+  std::shared_ptr<const RunLibraries> run_libraries_;  // show_runs()
 };
 
 // Processes and threads one sandboxed child may have at once (RLIMIT_NPROC): enough for nvcc's

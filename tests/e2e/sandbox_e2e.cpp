@@ -8,6 +8,8 @@
 // attack succeeds: the tests below can fail. And without bubblewrap, grading is refused with a
 // valid report and no score unless --allow-unsandboxed is given. The CPU part of scatter-gather
 // on the CPU backend keeps these fast; the compile-time cases run nvcc too (no GPU needed).
+// segmented-scan/dlopen-libraries, whose every dlopen fails in a run's sandbox (the adversarial
+// suite), is graded here without it, where they load.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "expect.h"
 #include "paths.h"
 
 namespace {
@@ -89,6 +92,22 @@ TEST_SUITE("sandbox") {
     CHECK(sandbox["problem"].get<std::string>().find("/nonexistent/bwrap") != std::string::npos);
     CHECK(g.process.output.find("WITHOUT the sandbox") != std::string::npos);
     check_full_correctness(g.report, "cpu_fast");
+  }
+
+  TEST_CASE("without the sandbox, libraries outside the runner's closure load") {
+    // What segmented-scan/dlopen-libraries guards against (the adversarial suite grades it
+    // sandboxed, where every dlopen fails): a run that sees the whole system loads them, and the
+    // submission, which then computes the honest answer, passes.
+    const fs::path dir = kSource / "tests" / "adversarial" / "segmented-scan" / "dlopen-libraries";
+    const Expected e{"segmented-scan", "dlopen-libraries", dir,
+                     json::parse(read_text(dir / "expect.json"))};
+    const Graded g =
+        grade("segmented-scan", materialize(e),
+              {"--backend", "sim", "--part", "spmv", "--no-time", "--allow-unsandboxed"}, 300,
+              {kNoBwrap});
+    CHECK(g.process.exit_code == 0);
+    const json pub = test_named(g.report, "spmv: correctness on the public");
+    CHECK_MESSAGE(pub["score"] == pub["max_score"], pub.dump(2));
   }
 
   TEST_CASE("a run cannot read reference sources, so none reaches the report") {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "hostile_tree.h"
+#include "run_libraries.h"
 #include "sandbox.h"
 #include "test_util.h"
 
@@ -157,6 +158,12 @@ TEST_CASE("a staged run's mounts name no path of the grader's") {
   const gpulab::Paths paths = gpulab::Paths::current();
   gpulab::Sandbox sandbox = gpulab::Sandbox::detect(paths, false);
   REQUIRE_MESSAGE(sandbox.enabled(), "bubblewrap cannot run here: " << sandbox.problem());
+  // The shell and its libraries in place of a runner's (run_libraries.h).
+  gpulab::RunLibraries shell;
+  shell.runner = gpulab::system_files(
+      gpulab::library_closure("/bin/bash", gpulab::LibrarySearch::current()).files);
+  shell.runner.push_back({fs::canonical("/bin/bash"), "/bin/bash"});
+  sandbox.show_runs(shell);
   Grader g;
   gpulab::ProcessOptions po;
   po.timeout_s = 30;

@@ -171,6 +171,47 @@ TEST_CASE("a run sees its runner, its dataset's input directory alone and its ow
   CHECK(s.cwd == gpulab::RunPaths::out);
   CHECK_FALSE(s.gpu);
   CHECK(gpulab::run_sandbox(fake_paths(), "/r", "/i", "/o", true).gpu);
+  // Of the system, only what its runner loads.
+  CHECK(s.system == gpulab::SystemView::libraries);
+}
+
+TEST_CASE("a run sees the files its runner loads in place of /usr, /lib and the rest") {
+  SandboxSpec spec = gpulab::run_sandbox(fake_paths(), "/w/runner", "/w/in", "/w/out", false);
+  SandboxHost host = fake_host();
+  host.root_dirs = {"/lib32"};  // a directory, as on a system without a merged /usr
+  const std::string libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+  const std::string libstdcxx = "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30";
+  const std::string ld = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+  host.run_libraries.runner = {{ld, ld},
+                               {ld, "/lib64/ld-linux-x86-64.so.2"},
+                               {libc, libc},
+                               {libc, "/lib/x86_64-linux-gnu/libc.so.6"},
+                               {libstdcxx, libstdcxx},
+                               {libstdcxx, "/lib/x86_64-linux-gnu/libstdc++.so.6"},
+                               {"/srv/gpulab/build/lib/libx.so", "/srv/gpulab/build/lib/libx.so"}};
+  const std::string cuda = "/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06";
+  host.run_libraries.driver = {{cuda, cuda}, {cuda, "/lib/x86_64-linux-gnu/libcuda.so.1"}};
+  auto a = gpulab::bwrap_options(spec, host);
+  INFO(joined(a));
+  CHECK_FALSE(has(a, {"--ro-bind", "/usr", "/usr"}));
+  CHECK_FALSE(has(a, {"--symlink", "usr/lib", "/lib"}));
+  CHECK_FALSE(has(a, {"--ro-bind", "/lib32", "/lib32"}));
+  CHECK_FALSE(has(a, {"--ro-bind-try", "/opt/nvidia/lib64", "/opt/nvidia/lib64"}));
+  CHECK_FALSE(has(a, {"--ro-bind-try", "/etc/alternatives", "/etc/alternatives"}));
+  CHECK(has(a, {"--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"}));
+  for (const auto& f : host.run_libraries.runner)
+    CHECK(has(a, {"--ro-bind", f.file, f.at}) != (f.file.string().rfind("/srv/gpulab", 0) == 0));
+  // Each file bound, the runner, its input: nothing else read-only; no driver for a CPU part.
+  CHECK(std::count(a.begin(), a.end(), "--ro-bind") == 6 + 2);
+  CHECK_FALSE(has(a, {"--ro-bind", cuda, "/lib/x86_64-linux-gnu/libcuda.so.1"}));
+  // A GPU part: the driver's files too, with the device nodes and /sys.
+  spec.gpu = true;
+  a = gpulab::bwrap_options(spec, host);
+  CHECK(has(a, {"--ro-bind", cuda, cuda}));
+  CHECK(has(a, {"--ro-bind", cuda, "/lib/x86_64-linux-gnu/libcuda.so.1"}));
+  CHECK(has(a, {"--dev-bind", "/dev/nvidia0", "/dev/nvidia0"}));
+  CHECK(has(a, {"--ro-bind", "/sys", "/sys"}));
+  CHECK_FALSE(has(a, {"--ro-bind", "/usr", "/usr"}));
 }
 
 TEST_CASE("a build sees the submission, the lab's folder and the libraries, never reference/") {
@@ -200,6 +241,7 @@ TEST_CASE("a build sees the submission, the lab's folder and the libraries, neve
     CHECK(std::count(s.hidden.begin(), s.hidden.end(), p.source) == 1);
     CHECK(std::count(s.hidden.begin(), s.hidden.end(), p.build) == 1);
     CHECK(std::count(s.hidden.begin(), s.hidden.end(), p.cache_dir()) == 1);
+    CHECK(s.system == gpulab::SystemView::whole);  // compilers need the system
   }
 }
 
@@ -338,4 +380,41 @@ TEST_CASE("a confined child killed by a signal is reported as killed by it") {
   CHECK(contains(r.describe(), "segmentation fault"));
   po.argv = {"/bin/sh", "-c", "exit 3"};
   CHECK(sandbox.run(po, SandboxSpec{}).exit_code == 3);
+}
+
+TEST_CASE("a confined run sees the libraries its program loads, and no other file of the system") {
+  gpulab::Sandbox sandbox = gpulab::Sandbox::detect(gpulab::Paths::current(), false);
+  REQUIRE_MESSAGE(sandbox.enabled(), "bubblewrap cannot run here: " << sandbox.problem());
+  test::TempDir tmp;
+  fs::create_directories(tmp / "out");
+  fs::permissions(tmp.path(), fs::perms::others_exec, fs::perm_options::add);
+  SandboxSpec spec =
+      gpulab::run_sandbox(gpulab::Paths::current(), "/bin/bash", tmp / "out", tmp / "out", false);
+  gpulab::ProcessOptions po;
+  po.timeout_s = 30;
+  po.argv = {"/gpulab/runner", "-c", ""};
+  CHECK_THROWS_AS(sandbox.confine(po, spec), std::logic_error);  // before show_runs
+
+  // The shell as the runner: its libraries, and files of the system it does not load.
+  const gpulab::LibrarySearch search = gpulab::LibrarySearch::current();
+  const gpulab::LibraryClosure closure = gpulab::library_closure("/bin/bash", search);
+  gpulab::RunLibraries shell;
+  shell.runner = gpulab::system_files(closure.files);
+  sandbox.show_runs(shell);
+  std::vector<std::string> absent = {"/usr/bin/c++", "/bin/sh", "/usr/local/cuda", "/etc/passwd"};
+  for (const char* lib : {"libz.so.1", "libcrypto.so.3", "libarchive.so.13"})
+    for (const auto& f : gpulab::find_library(lib, "/bin/bash", search))
+      absent.insert(absent.end(), {f.opened.string(), f.file.string()});
+  std::string script;
+  for (const auto& f : shell.runner)
+    script += "[ -f '" + f.at.string() + "' ] || echo missing " + f.at.string() + ";";
+  for (const auto& p : absent) script += "[ -e '" + p + "' ] && echo present " + p + ";";
+  po.argv = {"/gpulab/runner", "-c", script + "echo done"};
+  const gpulab::ProcessResult r = sandbox.run(po, spec);
+  INFO(r.output);
+  REQUIRE(r.ok());
+  CHECK(absent.size() > 4);  // the host has them
+  CHECK_FALSE(contains(r.output, "missing"));
+  CHECK_FALSE(contains(r.output, "present"));
+  CHECK(contains(r.output, "done"));
 }

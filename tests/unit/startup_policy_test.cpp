@@ -5,8 +5,8 @@
 
 #include <doctest/doctest.h>
 
-#include "process.h"
 #include "test_util.h"
+#include "tool_output.h"
 
 namespace {
 
@@ -20,14 +20,7 @@ std::vector<std::string> findings_of(const std::string& source) {
   test::TempDir dir;
   test::write_file(dir / "x.cpp", source);
   const auto object = (dir / "x.o").string();
-  const auto tool = [](std::vector<std::string> argv) {
-    gpulab::ProcessOptions o;
-    o.argv = std::move(argv);
-    o.output_limit = 1 << 20;
-    const gpulab::ProcessResult r = gpulab::run_process(o);
-    REQUIRE_MESSAGE(r.ok(), o.argv[0] << " " << r.describe() << ":\n" << r.output);
-    return r.output;
-  };
+  const auto tool = test::tool_output;
   tool({"c++", "-std=c++17", "-c", (dir / "x.cpp").string(), "-o", object});
   return startup_findings(gpulab::parse_readelf_sections(tool({"readelf", "-S", "-W", object})),
                           gpulab::parse_nm(tool({"nm", "-P", object})));

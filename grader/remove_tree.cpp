@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "safe_text.h"
+#include "unique_fd.h"
 
 namespace gpulab {
 
@@ -27,33 +28,6 @@ constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 constexpr int kReadsPerFolder = 3;
 // What the log line shows of the first entry left: the end of its path, the part that tells.
 constexpr size_t kShownPathBytes = 200;
-
-// A descriptor, closed when it goes.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      close_now();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  ~Fd() { close_now(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-
-  int get() const { return fd_; }
-  bool is_open() const { return fd_ >= 0; }
-  void close_now() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
 
 // A folder on the way from the top down to the one being emptied: its name in its parent,
 // which folder it is (so that it is known again from its child through ".."), its subfolders
@@ -120,9 +94,9 @@ class TreeRemover {
     // can give them back. Where that fails, opening or emptying the folder says why.
     if ((st.st_mode & S_IRWXU) != S_IRWXU)
       fchmodat(parent, name.c_str(), (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
-    Fd opened(openat(parent, name.c_str(), kFolderFlags));
+    UniqueFd opened(openat(parent, name.c_str(), kFolderFlags));
     struct stat self {};
-    if (!opened.is_open() || fstat(opened.get(), &self) != 0) {
+    if (!opened.valid() || fstat(opened.get(), &self) != 0) {
       if (errno != ENOENT) left(name, errno);
       return;
     }
@@ -170,11 +144,11 @@ class TreeRemover {
   void leave() {
     const Folder done = std::move(path_.back());
     path_.pop_back();
-    Fd parent;
+    UniqueFd parent;
     if (!path_.empty()) {
-      parent = Fd(openat(current_.get(), "..", kFolderFlags));
+      parent = UniqueFd(openat(current_.get(), "..", kFolderFlags));
       struct stat st {};
-      if (!parent.is_open() || fstat(parent.get(), &st) != 0 || st.st_dev != path_.back().device ||
+      if (!parent.valid() || fstat(parent.get(), &st) != 0 || st.st_dev != path_.back().device ||
           st.st_ino != path_.back().inode) {
         // Moved while it was emptied: nothing a finished run leaves can do that. What is left
         // is left, rather than removed in a place that is not the tree's.
@@ -183,7 +157,7 @@ class TreeRemover {
         return;
       }
     }
-    current_.close_now();
+    current_.reset();
     const int parent_fd = path_.empty() ? top_parent_ : parent.get();
     current_ = std::move(parent);
     if (unlinkat(parent_fd, done.name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT) return;
@@ -217,7 +191,7 @@ class TreeRemover {
   const int top_parent_;
   const std::string top_name_;
   std::vector<Folder> path_;  // from the top down to the folder being emptied
-  Fd current_;                // the folder being emptied, path_.back()
+  UniqueFd current_;          // the folder being emptied, path_.back()
   dev_t device_ = 0;          // the top's file system
   size_t left_ = 0;           // entries that stay
   std::string first_left_, first_why_;
@@ -234,8 +208,8 @@ std::string remove_tree(const fs::path& path) noexcept {
              ": name it by its own name";
     // The path up to the tree is gpulab's own (its work folder, a folder it was told to use).
     const fs::path parent = top.has_parent_path() ? top.parent_path() : fs::path(".");
-    const Fd parent_fd(open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!parent_fd.is_open())
+    const UniqueFd parent_fd(open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!parent_fd.valid())
       return errno == ENOENT || errno == ENOTDIR
                  ? std::string()
                  : "could not remove " + safe_text(top.string()) + ": " + std::strerror(errno);

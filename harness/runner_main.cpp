@@ -21,15 +21,13 @@
 #include <exception>
 #include <iostream>
 
+#include "backend_hooks.h"
 #include "device.h"
 #include "grader_channel.h"
 #include "runner.h"
 #include "runner_protocol.h"
 #include "sample_protocol.h"
 #include "student_call.h"
-#ifdef GPULAB_SIM_HARNESS
-#include "gpulab_sim/harness_hooks.h"
-#endif
 
 namespace {
 
@@ -53,9 +51,7 @@ double cpu_seconds() {
   std::cerr.flush();
   std::fflush(stdout);
   std::fflush(stderr);
-#ifdef GPULAB_SIM_HARNESS
-  gpulab_sim::finish_report_now();
-#endif
+  if (gpulab::backend_hooks().finish) gpulab::backend_hooks().finish();
   _exit(gpulab::exit_code(exit));
 }
 

@@ -1,5 +1,6 @@
 #include "student_call.h"
 
+#include <cuda_runtime.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,13 +13,8 @@
 #include <string>
 #include <thread>
 
-#ifdef GPULAB_SIM_HARNESS
-#include "gpulab_sim/harness_hooks.h"
-#else
-#include <cuda_runtime.h>
-
+#include "backend_hooks.h"
 #include "cuda_check.h"
-#endif
 
 namespace gpulab {
 
@@ -93,10 +89,9 @@ void set_student_handlers_aside() {
 void prepare_student_calls(bool gpu, bool check_threads) {
   Boundary& b = boundary();
   if (gpu) {
-#ifdef GPULAB_SIM_HARNESS
-    gpulab_sim::start_workers();
-#else
-    // The context and its threads, and the thread that runs host functions (started at the
+    if (backend_hooks().start_workers) backend_hooks().start_workers();  // the CPU backend's
+#ifndef GPULAB_SIM_HARNESS
+    // The CUDA context and its threads, and the thread that runs host functions (started at the
     // first one otherwise).
     GPULAB_CUDA(cudaFree(nullptr));
     GPULAB_CUDA(cudaLaunchHostFunc(

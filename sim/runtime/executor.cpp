@@ -7,7 +7,6 @@
 #include <random>
 #include <thread>
 
-#include "gpulab_sim/harness_hooks.h"
 #include "internal.h"
 #include "report_channel.h"
 #include "settings.h"
@@ -228,6 +227,6 @@ void launch_run_direct(const char* file, int line, dim3 grid, dim3 block, std::s
 
 }  // namespace gpulab_sim::detail
 
-void gpulab_sim::start_workers() {
-  detail::pool();
+void gpulab_sim::detail::start_workers() {
+  pool();
 }

@@ -148,6 +148,8 @@ void flush_launch();
 // At exit (settings.cpp registers it first): the final count of every finding seen more often
 // than its record said, then the report's end record.
 void finish_report();
+// Starts the pool of threads that run blocks (it starts at the first launch otherwise).
+void start_workers();
 // For warnings: true when this OS thread already reported the site a few times in this launch;
 // the occurrence is counted and the caller skips building the message.
 bool counted_quietly(finding_kind k, const Thread* t, const char* file, int line);

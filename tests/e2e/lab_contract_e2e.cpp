@@ -53,19 +53,21 @@ TEST_SUITE("cpu") {
                                                                          << ": build gpulab first");
   }
 
-  // The runner here is a probe: it writes the timing policy it was given into its result.
+  // The runner here is a probe: it keeps the timing policy it was given in its working folder
+  // and sends the grader's channel a record, as a runner does (harness/channel_protocol.h).
   TEST_CASE("gpulab bench times a CPU part by the CPU parts' timing policy") {
     const fs::path dir = scratch("bench-cpu-policy");
     const fs::path probe = dir / "probe-runner";
     std::ofstream(probe)
-        << ("#!/bin/sh\n"
-            "while [ $# -gt 0 ]; do\n"
-            "  case \"$1\" in --out) out=$2; shift ;; --timing) timing=$2; shift ;; esac\n"
-            "  shift\n"
-            "done\n"
-            "t='{\"median_ms\": 1, \"rel_se\": 0, \"clock\": \"probe\"}'\n"
-            "printf '{\"work\": 1, \"timing\": %s, \"baseline\": {\"timing\": %s}, "
-            "\"policy\": %s}\\n' \"$t\" \"$t\" \"$timing\" > \"$out/result.json\"\n");
+        << ("#!/usr/bin/env python3\n"
+            "import json, socket, sys\n"
+            "args = sys.argv[1:]\n"
+            "policy = json.loads(args[args.index('--timing') + 1])\n"
+            "open('policy.json', 'w').write(json.dumps(policy))\n"
+            "t = {'median_ms': 1, 'rel_se': 0, 'clock': 'probe'}\n"
+            "record = {'status': 'ok', 'work': 1, 'timing': t,\n"
+            "          'baseline': {'timing': t}}\n"
+            "socket.socket(fileno=3).send(json.dumps({'record': record}).encode())\n");
     REQUIRE(chmod(probe.c_str(), 0755) == 0);
     gpulab::ProcessOptions po;
     po.argv = {GPULAB_TEST_BINARY, "bench",    "scatter-gather", "--part",
@@ -85,9 +87,9 @@ TEST_SUITE("cpu") {
     const fs::path bench = dir / "cache" / "bench" / "scatter-gather";
     for (const fs::path& out : {bench / "cpu_fast", bench / "cpu_fast-baseline"}) {
       CAPTURE(out);
-      const json result = json::parse(std::ifstream(out / "result.json"));
       // Read as the runner reads it (runner_main.cpp).
-      const gpulab::TimingPolicy got = gpulab::TimingPolicy::from_json(result["policy"]);
+      const gpulab::TimingPolicy got =
+          gpulab::TimingPolicy::from_json(json::parse(std::ifstream(out / "policy.json")));
       CHECK(json(got) == json(want));
     }
   }

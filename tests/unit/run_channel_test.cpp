@@ -11,6 +11,7 @@
 #include <string>
 
 #include "outside_clock.h"
+#include "sample_dataset.h"
 #include "sealed_file.h"
 #include "test_util.h"
 
@@ -35,20 +36,11 @@ gpulab::ChannelMessage output(const std::string& name, size_t bytes = 64) {
   return m;
 }
 
-// A store's dataset folder with one input.
-fs::path sample_dataset(const fs::path& root, const std::string& name) {
-  const fs::path input = root / name / "input";
-  fs::create_directories(input);
-  std::ofstream(input / "meta.json") << R"({"name": ")" << name << R"("})";
-  std::ofstream(input / "values.npy") << name;
-  return input;
-}
-
 struct TimedRun {
   test::TempDir dir;
   std::vector<gpulab::DatasetDirs> samples = {
-      {"timing", "a", false, sample_dataset(dir / "store", "a"), {}},
-      {"timing", "b", false, sample_dataset(dir / "store", "b"), {}}};
+      {"timing", "a", false, test::sample_dataset(dir / "store", "a"), {}},
+      {"timing", "b", false, test::sample_dataset(dir / "store", "b"), {}}};
   gpulab::SampleStage stage{dir / "samples", samples};
   gpulab::RunChannel channel{{"sample1_out", "sample2_out", "out"}, 1000, &stage};
 
@@ -63,7 +55,7 @@ struct TimedRun {
 TEST_CASE("a run that speaks as the harness does: outputs, samples in order, the record") {
   TimedRun r;
   CHECK(r.send(R"({"ask": 1})") == R"({"sample":1})");
-  CHECK(fs::exists(r.dir / "samples" / "1" / "values.npy"));
+  CHECK(fs::exists(r.dir / "samples" / "1" / "atoms.npy"));
   gpulab::ChannelMessage out = output("sample1_out");
   CHECK(r.channel.on_message(out).empty());
   CHECK(r.send(R"({"done": 1, "ms": 2.5, "cpu_ms": 2.0})") == R"({"ok":1})");

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "process.h"
+#include "sample_dataset.h"
 #include "sample_stage.h"
 #include "sandbox.h"
 #include "seccomp_filter.h"
@@ -164,21 +165,12 @@ TEST_CASE("a child that floods its channel and reads no answer cannot stall the 
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(25));
 }
 
-// A dataset folder as the store makes one: meta.json (no seed: dataset_store.h) and one input.
-fs::path sample_dataset(const fs::path& root, const std::string& name) {
-  const fs::path input = root / name / "input";
-  fs::create_directories(input);
-  std::ofstream(input / "meta.json") << R"({"name": ")" << name << R"("})";
-  std::ofstream(input / "atoms.npy") << name;
-  return input;
-}
-
 TEST_CASE("a sample's inputs appear only when asked for, in order") {
   const test::TempDir tmp;
   const fs::path root = tmp.path();
   std::vector<gpulab::DatasetDirs> samples;
   for (const char* name : {"a", "b", "c"})
-    samples.push_back({"timing", name, false, sample_dataset(root / "store", name), {}});
+    samples.push_back({"timing", name, false, test::sample_dataset(root / "store", name), {}});
   const fs::path dir = root / "samples";
   gpulab::SampleStage stage(dir, samples);
   CHECK(fs::is_empty(dir));
@@ -200,7 +192,7 @@ TEST_CASE("a sample is handed over once, and no more than there are") {
   const test::TempDir tmp;
   const fs::path root = tmp.path();
   std::vector<gpulab::DatasetDirs> samples = {
-      {"timing", "a", false, sample_dataset(root / "store", "a"), {}}};
+      {"timing", "a", false, test::sample_dataset(root / "store", "a"), {}}};
   gpulab::SampleStage stage(root / "samples", samples);
   CHECK(stage.answer("1") == "1");
   CHECK(stage.answer("2") == "error");

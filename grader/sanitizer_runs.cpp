@@ -153,6 +153,11 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
             (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
         continue;
       }
+      // The tool ran, but the runner under it did not finish (no record came over its channel):
+      // what the tool saw is not the whole run, and the note says so.
+      if (!fails && o.result.is_null())
+        v.notes += "\n  compute-sanitizer " + tool + " ran, but the run under it did not finish (" +
+                   quote_head(o.message, kOutputQuoted) + ")";
       v.fails = v.fails || fails;
       const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
                                            [](const SanitizerFinding& f) { return f.fails; });

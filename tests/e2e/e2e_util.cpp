@@ -1,6 +1,7 @@
 #include "e2e_util.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,9 +121,16 @@ json read_report(const fs::path& file) {
 
 namespace {
 
+// A /proc file's text; "" where it cannot be read. A process can end between the open and the
+// read, which then fails (ESRCH): that is an ended process, not an error of the test.
 std::string read_proc(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return text;
 }
 
 }  // namespace

@@ -47,25 +47,25 @@ std::vector<double> inside_ms(const std::vector<SampleClock>& samples) {
   return ms;
 }
 
-// What the outside clock said of the student's timed calls, for the test's message; "" where it
+// What the outside clock said of the student's timed runs, for the test's message; "" where it
 // contradicted none.
 std::string outside_clock_note(const TimedTests::Rounds& m) {
   if (m.contradicted == 0) return "";
-  return fmt("\ngpulab's own clock, outside your process, saw %.0f of your %.0f timed calls take "
-             "longer than your process reported",
-             m.contradicted, m.samples) +
-         fmt(" (the largest gap: reported %.4g ms, while %.4g ms of work fit between gpulab "
-             "handing over the call's inputs and receiving its outputs, beyond what the "
-             "reference's own run needed for loading and capturing them)",
-             m.worst.inside_ms, m.worst_bound_ms) +
-         ". Each such call counts at the outside bound: work done before a call's clock starts "
+  return fmt("\ngpulab's own clock, outside your process, contradicted the times your process "
+             "reported in %.0f of your %.0f timed runs",
+             m.contradicted, m.runs) +
+         fmt(" (the largest gap: a median of %.4g ms reported, while at least %.4g ms of work fit "
+             "between gpulab handing over each call's inputs and receiving its outputs, beyond "
+             "what the reference's own run needed for loading and capturing them)",
+             m.worst_inside_ms, m.worst_bound_ms) +
+         ". Each such run counts at the outside bound: work done before a call's clock starts "
          "or after it stops (in another thread, a signal or exit handler, or by rewriting "
-         "gpulab's record) is still work done for that call.";
+         "gpulab's code or record) is still work done for that call.";
 }
 
 // What the outside clock saw, for the report's instructors (and docs/PERF.md's figures).
 nlohmann::json outside_clock_record(const TimedTests::Rounds& m) {
-  nlohmann::json j = {{"contradicted", m.contradicted}, {"samples", m.samples}};
+  nlohmann::json j = {{"contradicted", m.contradicted}, {"runs", m.runs}};
   if (!m.excess_ms.empty()) {
     j["excess_ms_median"] = median(m.excess_ms);
     j["excess_ms_max"] = *std::max_element(m.excess_ms.begin(), m.excess_ms.end());
@@ -75,27 +75,19 @@ nlohmann::json outside_clock_record(const TimedTests::Rounds& m) {
 
 }  // namespace
 
-std::vector<double> TimedTests::Rounds::counted(const PartSpec& part,
-                                                const std::vector<SampleClock>& student,
-                                                const std::vector<SampleClock>& reference) {
-  std::vector<double> ms;
-  for (size_t k = 0; k < student.size(); ++k) {
-    ++samples;
-    if (k >= reference.size()) {  // no reference here (the student kit): its own time
-      ms.push_back(student[k].inside_ms);
-      continue;
-    }
-    const OutsideChecked c = outside_checked(part.gpu, student[k], reference[k]);
-    ms.push_back(c.ms);
-    excess_ms.push_back(c.excess_ms);
-    if (!c.contradicted) continue;
+double TimedTests::Rounds::counted(const PartSpec& part, const std::vector<SampleClock>& student,
+                                   const std::vector<SampleClock>& reference) {
+  const OutsideChecked c = outside_checked(part.gpu, student, reference);
+  ++runs;
+  if (!reference.empty()) excess_ms.push_back(c.excess_ms);
+  if (c.contradicted) {
     ++contradicted;
-    if (c.bound_ms - student[k].inside_ms > worst_bound_ms - worst.inside_ms) {
-      worst = student[k];
+    if (c.bound_ms - median(inside_ms(student)) > worst_bound_ms - worst_inside_ms) {
+      worst_inside_ms = median(inside_ms(student));
       worst_bound_ms = c.bound_ms;
     }
   }
-  return ms;
+  return c.ms;
 }
 
 namespace {
@@ -270,7 +262,7 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
       if (!(work > 0))
         throw std::runtime_error("the runner of " + part.name + " reports no work on " +
                                  specs[k]->name + ", so time per unit is undefined");
-      ms[k].push_back(median(m.counted(part, o.samples, reference_samples(part, dirs[k], timing))));
+      ms[k].push_back(m.counted(part, o.samples, reference_samples(part, dirs[k], timing)));
       if (const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack, work);
           ms[k].back() < least) {
         t.extra = {{"implausible", true}};
@@ -348,7 +340,7 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
       student = o.samples;
       m.work = o.result.value("work", 0.0);
     }
-    m.student.push_back(median(m.counted(part, student, reference)));
+    m.student.push_back(m.counted(part, student, reference));
   }
   return m;
 }

@@ -33,15 +33,16 @@ class TimedTests {
     std::vector<double> student, reference;  // reference: empty when it was not timed
     double work = 0, reference_work = 0;
     std::string failed;  // non-empty: a timed run failed or its outputs were wrong; why
-    // The student's samples whose inside time the outside clock contradicted, of all timed,
-    // and the one it contradicted most.
-    int contradicted = 0, samples = 0;
-    SampleClock worst;
-    double worst_bound_ms = 0;
-    std::vector<double> excess_ms;  // each checked sample's (outside_clock.h)
-    // The student's samples counted, each as outside_checked allows.
-    std::vector<double> counted(const PartSpec& part, const std::vector<SampleClock>& student,
-                                const std::vector<SampleClock>& reference);
+    // The student's timed runs whose inside times the outside clock contradicted, of all timed,
+    // the one it contradicted most (its median inside time and the outside bound), and each
+    // run's median excess (outside_clock.h).
+    int contradicted = 0, runs = 0;
+    double worst_inside_ms = 0, worst_bound_ms = 0;
+    std::vector<double> excess_ms;
+    // What a student's timed run counts (its samples `student`, the reference's on the same
+    // samples `reference`), as outside_checked allows it.
+    double counted(const PartSpec& part, const std::vector<SampleClock>& student,
+                   const std::vector<SampleClock>& reference);
   };
   // Times the student's runner on `d` in the part's rounds, the reference's (with_reference)
   // and the lab's baseline's (into `baseline`, where given) beside it in each round

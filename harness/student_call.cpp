@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -20,8 +21,17 @@ namespace gpulab {
 
 namespace {
 
+// The first bytes of a function the harness times or talks with, as they were before any of the
+// student's code ran.
+struct GuardedCode {
+  const char* name;
+  const unsigned char* at;
+  unsigned char bytes[32];
+};
+
 struct Boundary {
   bool prepared = false;
+  std::vector<GuardedCode> code;
   bool check_threads = true;
   std::set<pid_t> threads;                                  // those that may outlive a call
   struct sigaction handlers[NSIG] = {};                     // what each signal did then
@@ -84,6 +94,41 @@ void set_student_handlers_aside() {
   }
 }
 
+// The functions whose code the harness's clocks and channel go through: a call that rewrote one
+// (mprotect, then a jump to code of its own) would have the harness read a forged time.
+void guard_code(Boundary& b, bool gpu) {
+  std::vector<std::pair<const char*, const void*>> fns = {
+      {"clock_gettime", dlsym(RTLD_DEFAULT, "clock_gettime")},
+      {"sendmsg", dlsym(RTLD_DEFAULT, "sendmsg")}};
+#ifndef GPULAB_SIM_HARNESS
+  if (gpu)
+    for (const auto& f : std::initializer_list<std::pair<const char*, const void*>>{
+             {"cudaEventRecord", reinterpret_cast<const void*>(&cudaEventRecord)},
+             {"cudaEventSynchronize", reinterpret_cast<const void*>(&cudaEventSynchronize)},
+             {"cudaEventElapsedTime", reinterpret_cast<const void*>(&cudaEventElapsedTime)},
+             {"cudaDeviceSynchronize", reinterpret_cast<const void*>(&cudaDeviceSynchronize)},
+             {"cudaMemcpy", reinterpret_cast<const void*>(&cudaMemcpy)}})
+      fns.push_back(f);
+#else
+  (void)gpu;
+#endif
+  for (const auto& [name, at] : fns) {
+    if (!at) continue;
+    GuardedCode g{name, static_cast<const unsigned char*>(at), {}};
+    std::memcpy(g.bytes, g.at, sizeof g.bytes);
+    b.code.push_back(g);
+  }
+}
+
+// Throws, naming the call and the function, where a guarded function's code changed.
+void check_code(const Boundary& b, const char* what) {
+  for (const GuardedCode& g : b.code)
+    if (std::memcmp(g.bytes, g.at, sizeof g.bytes) != 0)
+      throw std::runtime_error(std::string("your ") + what + " changed the code of " + g.name +
+                               ", which gpulab's harness uses to time and hand over your "
+                               "results: a submission may not rewrite the program it runs in.");
+}
+
 }  // namespace
 
 void prepare_student_calls(bool gpu, bool check_threads) {
@@ -100,6 +145,7 @@ void prepare_student_calls(bool gpu, bool check_threads) {
 #endif
   }
   b.check_threads = check_threads;
+  if (check_threads) guard_code(b, gpu);
   b.threads = live_threads();
   for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, nullptr, &b.handlers[sig]);
   b.prepared = true;
@@ -115,6 +161,7 @@ void StudentCall::returned() {
   Boundary& b = boundary();
   if (!b.prepared) throw std::logic_error("prepare_student_calls was not called");
   set_student_handlers_aside();
+  check_code(b, what_);
   if (!b.check_threads) return;
   // A thread just joined may be listed a moment longer while the kernel finishes its exit: only
   // one still there after a few milliseconds is running.

@@ -167,34 +167,42 @@ TEST_CASE("a record whose fields have other types fails the run, never the gradi
   CHECK(r.channel.record().is_null());
 }
 
-TEST_CASE("the outside clock holds a sample to its window less the reference's share") {
-  // The reference's run on the same sample: 10 ms inside, 110 ms outside: the harness's share
-  // is 100 ms.
-  const gpulab::SampleClock reference{10, 9, 110, 105};
-  // An honest student, slower: the window grows by what the call took.
-  const gpulab::SampleClock honest{40, 39, 140, 135};
-  gpulab::OutsideChecked c = gpulab::outside_checked(true, honest, reference);
+TEST_CASE("the outside clock holds a timed run to its windows less the reference's shares") {
+  using S = gpulab::SampleClock;
+  using Run = std::vector<S>;
+  // The reference's run on the same three samples: 10 ms inside, 110 ms outside: the harness's
+  // share is 100 ms on each (on the CPU clock 105 - 9 = 96 ms).
+  const Run reference = {{10, 9, 110, 105}, {10, 9, 110, 105}, {10, 9, 110, 105}};
+  const double wall_room = 100 * gpulab::kShareNoise + gpulab::kWallSlackMs;
+  const double cpu_room = 96 * gpulab::kShareNoise + gpulab::kCpuSlackMs;
+  // An honest student, slower: the windows grow by what the calls took.
+  gpulab::OutsideChecked c = gpulab::outside_checked(
+      true, {{40, 39, 140, 135}, {41, 40, 141, 136}, {39, 38, 139, 134}}, reference);
   CHECK_FALSE(c.contradicted);
   CHECK(c.ms == 40);
-  // A student whose record claims 1 ms while the window held 400 ms of work.
-  const gpulab::SampleClock forged{1, 1, 500, 480};
+  CHECK(c.excess_ms == doctest::Approx(0));
+  // A run whose record claims 1 ms a call while each window held 400 ms of work.
+  const Run forged = {{1, 1, 500, 480}, {1, 1, 500, 480}, {1, 1, 500, 480}};
   c = gpulab::outside_checked(true, forged, reference);
   CHECK(c.contradicted);
-  CHECK(c.ms ==
-        doctest::Approx(500 - (100 * gpulab::kHarnessShareOver + gpulab::kHarnessShareSlackMs)));
-  // A CPU part is held to the CPU time of its tree, which a busy machine does not inflate: the
-  // reference's share is its CPU window less its CPU inside.
+  CHECK(c.ms == doctest::Approx(400 - wall_room));
+  CHECK(c.excess_ms == doctest::Approx(399));
+  // A CPU part is held to the CPU time of its tree, which a busy machine does not inflate, less
+  // the reference's CPU share.
   c = gpulab::outside_checked(false, forged, reference);
   CHECK(c.contradicted);
-  CHECK(c.ms ==
-        doctest::Approx(480 - (96 * gpulab::kHarnessShareOver + gpulab::kHarnessShareSlackMs)));
-  // Work in another thread while the harness loads the inputs: more CPU than wall.
-  const gpulab::SampleClock threaded{20, 20, 120, 400};
+  CHECK(c.ms == doctest::Approx(480 - 96 - cpu_room));
+  // Work in another thread while the harness loads the inputs: more CPU time than wall time.
+  const Run threaded = {{20, 20, 120, 400}, {20, 20, 120, 400}, {20, 20, 120, 400}};
   CHECK(gpulab::outside_checked(false, threaded, reference).contradicted);
   CHECK_FALSE(gpulab::outside_checked(true, threaded, reference).contradicted);
-  // Noise within the room left for it is not held against anyone.
-  const gpulab::SampleClock noisy{10, 9, 120, 110};
-  c = gpulab::outside_checked(true, noisy, reference);
+  // One slow sample of an honest run (the machine's, not the code's) moves no median.
+  const Run spike = {{10, 9, 110, 105}, {10, 9, 190, 185}, {10, 9, 112, 107}};
+  c = gpulab::outside_checked(true, spike, reference);
   CHECK_FALSE(c.contradicted);
-  CHECK(c.excess_ms == doctest::Approx(10));
+  CHECK(c.ms == 10);
+  // Without a reference (the student kit) the inside times count as they are.
+  c = gpulab::outside_checked(true, forged, {});
+  CHECK_FALSE(c.contradicted);
+  CHECK(c.ms == 1);
 }

@@ -1,12 +1,16 @@
-// Hostile, appended to the slowed reference (its twin is slow-gather): the first call overwrites
-// the start of the (statically linked) cudaEventElapsedTime with a jump to forged_elapsed, which
-// reports a tenth of the wall time since the last call began. x86-64 only.
+// Hostile, appended to the slowed reference (its twin is slow-gather): in a timed run (its
+// command line says --samples), the first call overwrites the start of the (statically linked)
+// cudaEventElapsedTime with a jump to forged_elapsed, which reports a tenth of the wall time
+// since the last call began. x86-64 only.
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 namespace {
 
@@ -35,7 +39,12 @@ void patch(void* target, void* to) {
 
 void dcs_gather(const float* atoms, int n_atoms, Lattice lat, float* potential) {
   static const bool patched = [] {
-    patch(reinterpret_cast<void*>(&cudaEventElapsedTime), reinterpret_cast<void*>(&forged_elapsed));
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string cmdline((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+    if (cmdline.find("--samples") != std::string::npos)
+      patch(reinterpret_cast<void*>(&cudaEventElapsedTime),
+            reinterpret_cast<void*>(&forged_elapsed));
     return true;
   }();
   (void)patched;

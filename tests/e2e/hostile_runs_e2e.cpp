@@ -9,6 +9,8 @@
 // under 512 MiB and nothing left behind in the temporary folder.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "e2e_util.h"
 #include "expect.h"
 #include "process.h"
@@ -33,6 +35,7 @@ TEST_SUITE("hostile-runs") {
     REQUIRE(hostile != nullptr);
     const fs::path submission = materialize(*hostile);
     int runs = 0, failed = 0;
+    double peak_mib = 0;
     for (int i = 0; i < kGradings; ++i) {
       const fs::path tmp = scratch("hostile-runs-tmp-" + std::to_string(i));
       fs::create_directories(tmp);
@@ -57,6 +60,7 @@ TEST_SUITE("hostile-runs") {
       CHECK(g.report.value("scored", false));
       CHECK(g.report.value("grader_error", std::string("?")).empty());
       CHECK(g.report.value("peak_memory_mib", 1e9) < kMemoryBudgetMiB);
+      peak_mib = std::max(peak_mib, g.report.value("peak_memory_mib", 0.0));
       // The work folder, with whatever the runs left in it, is gone.
       CHECK(fs::is_empty(tmp));
       for (const json& row : g.report.value("datasets", json::array())) {
@@ -66,7 +70,8 @@ TEST_SUITE("hostile-runs") {
       fs::remove_all(tmp);
     }
     MESSAGE(runs << " hostile runs over " << kGradings << " gradings, " << failed
-                 << " of them failed by what they did, every grading scored");
+                 << " of them failed by what they did, every grading scored; the grader's peak "
+                 << peak_mib << " MiB");
     CHECK(runs > 0);
   }
 }

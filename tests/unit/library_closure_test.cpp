@@ -202,7 +202,11 @@ TEST_CASE("the driver's files: libcuda.so.1 where the loader finds it, the libnv
   compile(d / "runner", false, {});
   LibrarySearch search = bare_search();
 
-  CHECK(gpulab::driver_files(d / "runner", search).empty());  // no driver here: nothing
+  // No driver where the loader looks: nothing. The system's own directories are left out, since a
+  // machine with a GPU has its real libcuda.so.1 there.
+  LibrarySearch nowhere = search;
+  nowhere.system_dirs.clear();
+  CHECK(gpulab::driver_files(d / "runner", nowhere).empty());
   search.library_path = {drv};
   const auto files = gpulab::driver_files(d / "runner", search);
   const auto bound = [&](const fs::path& file, const fs::path& at) {

@@ -345,16 +345,17 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
   return m;
 }
 
-// One timed run of the reference on `d`'s samples: trusted, so its outputs are not checked, but
-// it hands them over as the student's run does, so that its window on the outside clock holds
-// the same work of the harness's (outside_clock.h).
+// One timed run of the reference on `d`'s samples: trusted, so its outputs are not checked, nor
+// its inputs after its calls (kReferenceFlag), but it hands its outputs over as the student's run
+// does, so that its window on the outside clock holds the same work of the harness's
+// (outside_clock.h).
 RunOutcome TimedTests::timed_reference_run(const PartSpec& part, const DatasetDirs& d,
                                            const TimingSettings& timing) {
   const std::vector<DatasetDirs>& samples = timing_samples(d, timing);
   RunOutcome o =
       run_runner(c_.sandbox, c_.paths, runners_.reference(), c_.o.backend, part, d,
                  c_.work / "timed" / part.name / "reference", true, timing.graded_policy(),
-                 RunLimit::clock(c_.o.timed_run_timeout_s), {}, samples);
+                 RunLimit::clock(c_.o.timed_run_timeout_s), {kReferenceFlag}, samples);
   if (!o.ran) throw std::runtime_error("the reference failed its timed run: " + o.message);
   if (o.samples.size() != samples.size())
     throw std::runtime_error("the reference's timed run handed over " +

@@ -1,5 +1,7 @@
 #include "input_sets.h"
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace gpulab {
@@ -47,23 +49,27 @@ void RunContext::refresh_inputs(int set) {
   for (MovingInputs* in : moving_inputs) in->refresh(set);
 }
 
-long long first_device_difference(const void* a, const void* b, size_t bytes) {
-  constexpr size_t kPiece = size_t{8} << 20;
-  std::vector<unsigned char> x(std::min(bytes, kPiece)), y(x.size());
+long long first_device_difference(const void* device, const void* host, size_t bytes) {
+  constexpr size_t kPiece = size_t{16} << 20;
+  static unsigned char* const piece = [] {  // the process's one, for as long as it runs
+    void* p = nullptr;
+    GPULAB_CUDA(cudaMallocHost(&p, kPiece));
+    return static_cast<unsigned char*>(p);
+  }();
+  const auto* now = static_cast<const char*>(device);
+  const auto* was = static_cast<const unsigned char*>(host);
   for (size_t done = 0; done < bytes; done += kPiece) {
     const size_t n = std::min(kPiece, bytes - done);
-    GPULAB_CUDA(
-        cudaMemcpy(x.data(), static_cast<const char*>(a) + done, n, cudaMemcpyDeviceToHost));
-    GPULAB_CUDA(
-        cudaMemcpy(y.data(), static_cast<const char*>(b) + done, n, cudaMemcpyDeviceToHost));
-    if (std::memcmp(x.data(), y.data(), n) != 0)
+    GPULAB_CUDA(cudaMemcpy(piece, now + done, n, cudaMemcpyDeviceToHost));
+    if (std::memcmp(piece, was + done, n) != 0)
       for (size_t i = 0; i < n; ++i)
-        if (x[i] != y[i]) return static_cast<long long>(done + i);
+        if (piece[i] != was[done + i]) return static_cast<long long>(done + i);
   }
   return -1;
 }
 
 void RunContext::check_inputs(int set, const char* what) const {
+  if (trusted) return;
   for (const MovingInputs* in : moving_inputs) {
     const long long at = in->first_change(set);
     if (at < 0) continue;

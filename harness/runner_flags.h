@@ -17,6 +17,13 @@ inline constexpr const char* kRepeatPrefix = "repeat_";
 // nothing the student's code leaves running can slow the baseline.
 inline constexpr const char* kTimeBaselineFlag = "--time-baseline";
 
+// A timed run of the lab's own reference, which is trusted: its calls' inputs are not checked
+// afterwards. That check is for a student's code, and it comes after each sample's "done", outside
+// every window of the grader's outside clock, so the reference's share of a window is the same
+// without it (grader/outside_clock.h): a gigabyte's input costs a copy back and a comparison a
+// sample. Never asked of a student's run.
+inline constexpr const char* kReferenceFlag = "--reference";
+
 // The run is under a checking tool (compute-sanitizer) that starts threads of its own whenever
 // it likes: the threads a call leaves are not checked (student_call.h). Such runs only look for
 // the tool's findings; their outputs and times never count.

@@ -58,9 +58,9 @@ double cpu_seconds() {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "runner: %s\nusage: runner --part NAME --dataset DIR [%s] [--time | %s] "
-               "[--timing JSON] [%s N %s DIR] [%s] | --list [--json]\n",
+               "[--timing JSON] [%s N %s DIR] [%s] [%s] | --list [--json]\n",
                why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
-               gpulab::kSamplesDirOption, gpulab::kUnderToolFlag);
+               gpulab::kSamplesDirOption, gpulab::kUnderToolFlag, gpulab::kReferenceFlag);
   // The grader reads the status: its own mistake, not the student's.
   finish({{"status", gpulab::runner_status(gpulab::RunnerExit::usage)}, {"message", why}},
          gpulab::RunnerExit::usage);
@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   std::string samples_dir;  // a graded timed run (sample_protocol.h): where samples appear
   int samples = 0;
   bool time = false, baseline = false, call_twice = false, under_tool = false;
+  bool reference = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& dst) {
@@ -97,6 +98,8 @@ int main(int argc, char** argv) {
       call_twice = true;
     } else if (a == gpulab::kUnderToolFlag) {
       under_tool = true;
+    } else if (a == gpulab::kReferenceFlag) {
+      reference = true;
     } else if (a == gpulab::kPartOption) {
       if (!value(part_name)) usage("--part needs a value");
     } else if (a == gpulab::kDatasetOption) {
@@ -144,6 +147,7 @@ int main(int argc, char** argv) {
       ctx.policy = gpulab::TimingPolicy::from_json(nlohmann::json::parse(timing_json));
     ctx.time_baseline = baseline;
     ctx.call_twice = call_twice;
+    ctx.trusted = reference;
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
     if (samples > 0) {  // the first call and the warmup here; the timed calls below

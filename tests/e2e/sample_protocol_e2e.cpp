@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 
 #include "check.h"
 #include "content_hash.h"
@@ -40,8 +41,47 @@ const gpulab::DatasetSpec* small_dataset(const gpulab::LabConfig& lab, const std
   return nullptr;
 }
 
+// One graded timed run of the part's reference runner on `base` with two `samples`, and
+// `flags` besides; its folder under `root`, as the grader would make it.
+struct SampledRun {
+  gpulab::ProcessResult process;
+  std::unique_ptr<gpulab::SampleStage> stage;
+  std::unique_ptr<gpulab::RunChannel> channel;
+};
+SampledRun run_sampled(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
+                       const gpulab::DatasetDirs& base,
+                       const std::vector<gpulab::DatasetDirs>& samples, const fs::path& root,
+                       const std::vector<std::string>& flags) {
+  const fs::path work = root / "work";
+  fs::create_directories(work);
+  SampledRun r;
+  r.stage = std::make_unique<gpulab::SampleStage>(root / "samples", samples);
+  r.channel = std::make_unique<gpulab::RunChannel>(gpulab::output_names(part, 2), size_t{1} << 30,
+                                                   r.stage.get());
+  gpulab::ProcessOptions po;
+  po.argv = {gpulab::Paths::current().reference_runner(lab.id, "sim").string(),
+             "--part",
+             part.name,
+             "--dataset",
+             base.input.string(),
+             "--time",
+             "--timing",
+             R"({"warmup": 1})",
+             gpulab::kSamplesOption,
+             "2",
+             gpulab::kSamplesDirOption,
+             (root / "samples").string()};
+  po.argv.insert(po.argv.end(), flags.begin(), flags.end());
+  po.cwd = work;
+  po.timeout_s = 300;
+  po.channel_fd = gpulab::kChannelFd;
+  po.on_message = [&](gpulab::ChannelMessage& m) { return r.channel->on_message(m); };
+  r.process = gpulab::run_process(po);
+  return r;
+}
+
 void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
-                    const fs::path& cache) {
+                    const fs::path& cache, bool reference_runs) {
   const gpulab::GroupSpec* g = nullptr;
   const gpulab::DatasetSpec* spec = small_dataset(lab, part.name, &g);
   REQUIRE(spec != nullptr);
@@ -56,27 +96,10 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   }
   const fs::path root = scratch("samples-" + lab.id + "-" + part.name);
   const fs::path work = root / "work";
-  fs::create_directories(work);
-  gpulab::SampleStage stage(root / "samples", samples);
-  gpulab::RunChannel channel(gpulab::output_names(part, 2), size_t{1} << 30, &stage);
-  gpulab::ProcessOptions po;
-  po.argv = {gpulab::Paths::current().reference_runner(lab.id, "sim").string(),
-             "--part",
-             part.name,
-             "--dataset",
-             base.input.string(),
-             "--time",
-             "--timing",
-             R"({"warmup": 1})",
-             gpulab::kSamplesOption,
-             "2",
-             gpulab::kSamplesDirOption,
-             (root / "samples").string()};
-  po.cwd = work;
-  po.timeout_s = 300;
-  po.channel_fd = gpulab::kChannelFd;
-  po.on_message = [&](gpulab::ChannelMessage& m) { return channel.on_message(m); };
-  const gpulab::ProcessResult p = gpulab::run_process(po);
+  SampledRun run = run_sampled(lab, part, base, samples, root, {});
+  const gpulab::ProcessResult& p = run.process;
+  const gpulab::SampleStage& stage = *run.stage;
+  const gpulab::RunChannel& channel = *run.channel;
   REQUIRE_MESSAGE(p.ok(), p.describe() << "\n" << p.output);
   CHECK_MESSAGE(channel.problem().empty(), channel.problem());
   CHECK(stage.handed_over() == 2);
@@ -108,6 +131,19 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
     CHECK_FALSE(gpulab::check_sample_outputs(lab, part, swapped, *channel.outputs()).pass);
   }
   fs::remove_all(root);
+  if (!reference_runs) return;
+
+  // The reference's timed runs (grader/timed_tests.cpp): the same samples, times and outputs,
+  // its inputs unchecked after its calls.
+  const SampledRun trusted =
+      run_sampled(lab, part, base, samples, root, {gpulab::kReferenceFlag});
+  REQUIRE_MESSAGE(trusted.process.ok(),
+                  trusted.process.describe() << "\n" << trusted.process.output);
+  CHECK_MESSAGE(trusted.channel->problem().empty(), trusted.channel->problem());
+  CHECK(trusted.stage->handed_over() == 2);
+  CHECK(trusted.channel->samples().size() == 2);
+  CHECK(trusted.channel->outputs()->names() == wanted);
+  fs::remove_all(root);
 }
 
 }  // namespace
@@ -119,7 +155,8 @@ TEST_SUITE("sim") {
       const gpulab::LabConfig lab = gpulab::LabConfig::load(file);
       for (const auto& part : lab.parts) {
         INFO(lab.id << " " << part.name);
-        check_protocol(lab, part, cache);
+        // The reference's own flags on each lab's first part: the same harness code serves all.
+        check_protocol(lab, part, cache, &part == &lab.parts.front());
       }
     }
     fs::remove_all(cache);

@@ -71,6 +71,10 @@ TEST_CASE("a call that wrote into its const inputs is found, the input and eleme
                          "your dcs_cpu_fast changed its input \"charges\" (element 2 first)"));
   }
   CHECK(b.first_change(0) == -1);  // another set: untouched
+  // The reference's runs (runner_flags.h, kReferenceFlag) are trusted: not checked.
+  ctx.trusted = true;
+  CHECK_NOTHROW(ctx.check_inputs(1, "dcs_cpu_fast"));
+  ctx.trusted = false;
   // Written back as it was: nothing to find.
   const_cast<float*>(b.get(1))[2] = 3;
   CHECK_NOTHROW(ctx.check_inputs(1, "dcs_cpu_fast"));

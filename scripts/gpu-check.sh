@@ -3,14 +3,16 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|grader|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
 # GRADE_ARGS adds arguments to the stability step's grades (e.g. "--part cpu_fast"); LAB picks
 # the stability step's lab (default scatter-gather); LABS the labs step's (default: every lab
 # whose shipped submissions carry expect.json files); BENCH_GRADER_ARGS the grader step's
-# (e.g. "--cold-only --labs scan"); ATTACKS the attacks step's adversarial
+# (e.g. "--cold-only --labs scan"); BEFORE the grader-before step's older tree (a `git archive`
+# tarball: it is built beside this one and both are benched in turn, BENCH_GRADER_ARGS each,
+# ROUNDS times); ATTACKS the attacks step's adversarial
 # submissions (default: every timed one, "adversary": {"timed": true}, with its twin); SEEDS the
 # calibrate-scan step's hidden seeds (default 1 to 9).
 # Carried Debian packages for a machine with no registry: scripts/gpu-prefix.sh.
@@ -49,6 +51,24 @@ for step in "${steps[@]}"; do
       # Where grading's own time goes: each lab's reference graded cold and warm, by phase.
       $gpulab bench-grader --json "$out/bench-grader.json" ${BENCH_GRADER_ARGS:-} 2>&1 |
         tee "$out/bench-grader.log"
+      ;;
+    grader-before)
+      # bench-grader of an older tree and of this one, in turn on this host (docs/PERF.md).
+      before=/tmp/gpulab-before
+      if [ ! -x $before/build-cuda/gpulab ]; then
+        rm -rf $before && mkdir -p $before && tar -xzf "$BEFORE" -C $before
+        (cd $before && cmake --preset cuda -DGPULAB_WERROR=OFF \
+          ${GPULAB_PREFIX:+-DCMAKE_PREFIX_PATH=$GPULAB_PREFIX} >/dev/null &&
+          cmake --build --preset cuda -j16 >"$out/build-before.log" 2>&1) ||
+          { tail -20 "$out/build-before.log"; exit 1; }
+      fi
+      for i in $(seq "${ROUNDS:-2}"); do
+        for tree in before this; do
+          dir=.; [ $tree = before ] && dir=$before
+          (cd $dir && build-cuda/gpulab bench-grader --json "$out/bench-grader-$tree-$i.json" \
+            ${BENCH_GRADER_ARGS:-}) 2>&1 | tee -a "$out/bench-grader-$tree.log" | grep -E "^  [a-z]"
+        done
+      done
       ;;
     stability)
       for i in 1 2 3 4 5; do

@@ -304,6 +304,19 @@ bool sanitizer_fails(const SanitizerReport& r, int exit_code) {
                      [](const SanitizerFinding& f) { return f.fails; });
 }
 
+std::string sanitizer_cut_short(const SanitizerReport& r, const ToolRunEnd& end) {
+  if (end.timed_out) return "";
+  if (end.signal != 0)
+    return ", or the run under it, was killed by signal " + std::to_string(end.signal);
+  if (end.exit_code > 128)  // the sandbox's report of a child a signal ended
+    return ", or the run under it, was killed by signal " + std::to_string(end.exit_code - 128);
+  if (r.started && !r.summarized) return " stopped before it finished (its log has no summary)";
+  if (!r.started && end.runner_spoke)
+    return " left no log of its own, though the run under it ran (its log was removed or "
+           "rewritten)";
+  return "";
+}
+
 std::string describe_sanitizer_findings(const std::vector<SanitizerFinding>& found,
                                         const std::vector<std::string>& strip) {
   std::string out;

@@ -82,6 +82,23 @@ SanitizerReport parse_sanitizer_log(std::string_view log, const std::string& too
 // exit status, `exit_code`) though the log shows none that fails.
 bool sanitizer_fails(const SanitizerReport& r, int exit_code);
 
+// How one run under a tool ended, as the grader saw it from outside the sandbox.
+struct ToolRunEnd {
+  int exit_code = 0;  // the wrapped command's (the sandbox passes a killed child on as 128 + n)
+  int signal = 0;     // the signal that ended it, where one did
+  bool timed_out = false;      // stopped by gpulab's limit on the clock
+  bool runner_spoke = false;   // the runner under the tool handed over an output or its record
+};
+
+// Why a run under the tool fails its dataset though no error of the tool's was counted, or ""
+// where nothing does: the tool, or the run under it, was killed (the student's code can signal
+// its parent); the log shows the tool's start but not its closing summary; or the log lacks the
+// tool's start though the runner under it ran (the log sits in the run's own folder, which the
+// student's code can write). A tool stopped by gpulab's own time limit is not the student's
+// doing, and a tool that never started while the runner stayed silent is this machine's: both
+// are notes, not failures.
+std::string sanitizer_cut_short(const SanitizerReport& r, const ToolRunEnd& end);
+
 // The findings in words for the student, at most a few, each with its count; file paths cut
 // by the prefixes in `strip` (the submission's folder: segmented_scan.cu:83). Safe text.
 std::string describe_sanitizer_findings(const std::vector<SanitizerFinding>& found,

@@ -146,6 +146,18 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
       const RunOutcome& o = runs[j * n_tools + t].o;
       const SanitizerReport& r = runs[j * n_tools + t].r;
       const bool fails = sanitizer_fails(r, o.process.exit_code);
+      const std::string cut = sanitizer_cut_short(
+          r, {o.process.exit_code, o.process.signal, o.timed_out,
+              !o.result.is_null() || !o.outputs->names().empty()});
+      if (!fails && !cut.empty()) {
+        v.fails = true;
+        v.notes += "\n  compute-sanitizer " + tool + cut +
+                   ". gpulab runs each GPU part's public datasets under the tool too, and a run "
+                   "that does not let it finish, or that touches its log, fails the dataset. Does "
+                   "your code signal other processes or write files? `gpulab run --sanitize` "
+                   "shows the tool's own words.";
+        continue;
+      }
       if (!r.started && !fails) {
         v.notes +=
             "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() +

@@ -187,6 +187,33 @@ TEST_CASE("a clean run finds nothing; one the tool never started is told apart")
   CHECK_FALSE(sanitizer_fails(none, 1));
 }
 
+TEST_CASE("a tool the run killed, stopped early or whose log it removed fails; a machine's does not") {
+  using gpulab::sanitizer_cut_short;
+  using gpulab::ToolRunEnd;
+  const SanitizerReport whole = parse_sanitizer_log(
+      kBanner + "========= ERROR SUMMARY: 0 errors\n", "memcheck");
+  const SanitizerReport started = parse_sanitizer_log(kBanner, "memcheck");
+  const SanitizerReport none = parse_sanitizer_log("", "memcheck");
+  REQUIRE(whole.summarized);
+  REQUIRE(started.started);
+  REQUIRE_FALSE(started.summarized);
+  // A whole log, the tool ended by itself: nothing to say.
+  CHECK(sanitizer_cut_short(whole, {0, 0, false, true}).empty());
+  // The runner killed its parent, the tool (or the sandbox says a child was killed).
+  CHECK(sanitizer_cut_short(whole, {0, 9, false, true}) ==
+        ", or the run under it, was killed by signal 9");
+  CHECK(sanitizer_cut_short(started, {137, 0, false, true}) ==
+        ", or the run under it, was killed by signal 9");
+  // The tool started, then stopped without its summary.
+  CHECK(test::contains(sanitizer_cut_short(started, {0, 0, false, true}), "no summary"));
+  // No log of the tool's, though the runner under it ran: removed or rewritten.
+  CHECK(test::contains(sanitizer_cut_short(none, {0, 0, false, true}), "removed or rewritten"));
+  // Not the student's doing: gpulab's own limit, or a tool that never started here while the
+  // runner stayed silent.
+  CHECK(sanitizer_cut_short(started, {137, 9, true, true}).empty());
+  CHECK(sanitizer_cut_short(none, {1, 0, false, false}).empty());
+}
+
 TEST_CASE(
     "a log the student rewrote: lines without the tool's prefix are no reports, and the "
     "tool's exit status still fails the dataset") {

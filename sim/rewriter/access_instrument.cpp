@@ -1,26 +1,21 @@
 // Memory accesses in device code (contract item 4). Every maximal lvalue rooted in a pointer
-// subscript, a dereference or an arrow (or naming a __shared__ or a file's __device__ /
-// __constant__ variable) is wrapped as (*::gpulab_sim::access(&(E), kind, __FILE__, __LINE__)),
-// which keeps its meaning; the kind comes from what the parent expression does with it.
-// Template patterns lack the implicit lvalue-to-rvalue casts that mark reads, so a dependent
-// context falls back to syntax: assigned is a write, ++/compound-assigned both, else a read.
+// subscript, a dereference or an arrow, naming a __shared__ or a file's __device__ /
+// __constant__ variable, or reached through a reference (a reference variable, or a call of the
+// student's function or operator that returns one, e.g. an operator[] wrapper) is an access;
+// the kind comes from what the parent expression does with it. access_sites.h decides where
+// each is wrapped. Templates are read in their instantiations, where every type is known; a
+// pattern is read only where it has none (generic lambdas, templates never used), and there
+// lacks the implicit lvalue-to-rvalue casts that mark reads, so a dependent context falls back
+// to syntax: assigned is a write, ++/compound-assigned both, else a read.
 #include <clang/AST/RecursiveASTVisitor.h>
 
-#include <algorithm>
 #include <set>
 
+#include "access_sites.h"
 #include "passes.h"
 
 namespace gpulab_sim_rewrite {
 namespace {
-
-enum class Kind { skip, rd, wr, rw };
-
-struct Wrap {
-  unsigned begin, end;
-  clang::SourceLocation begin_loc, end_loc;
-  Kind kind;
-};
 
 // The pointer (or array) side of a subscript. Unlike ArraySubscriptExpr::getBase(), this also
 // works in templates, where `q[p[i]]` has a dependent index and getBase() would pick it.
@@ -40,8 +35,11 @@ class AccessVisitor : public clang::RecursiveASTVisitor<AccessVisitor> {
   using Base = clang::RecursiveASTVisitor<AccessVisitor>;
 
  public:
-  AccessVisitor(Edits& edits, std::vector<Wrap>& wraps, const clang::FunctionDecl* function)
-      : ed_(edits), wraps_(wraps), function_(function) {}
+  AccessVisitor(Edits& edits, AccessSites& sites, const clang::FunctionDecl* function)
+      : ed_(edits),
+        sites_(sites),
+        function_(function),
+        shared_text_(function->isTemplateInstantiation() || function->isDependentContext()) {}
 
   // Keeps the path from the function body down, so that a node's parent is known exactly (the
   // AST's parent map would mix in template instantiations that share nodes with the pattern).
@@ -62,13 +60,8 @@ class AccessVisitor : public clang::RecursiveASTVisitor<AccessVisitor> {
     if (llvm::isa<clang::ParenExpr>(e) || !is_memory(e) || extends_into_parent() || !wrappable(e)) {
       return true;
     }
-    Kind kind = classify();
-    if (kind == Kind::skip) return true;
-    clang::CharSourceRange r = ed_.file_range(e->getSourceRange());
-    if (r.isInvalid()) return true;  // part of a macro body: left unchecked
-    clang::SourceManager& sm = ed_.sm();
-    wraps_.push_back({sm.getFileOffset(r.getBegin()), sm.getFileOffset(r.getEnd()), r.getBegin(),
-                      r.getEnd(), kind});
+    // Skips are sightings too: a text skipped in one use and read in another is not wrapped.
+    sites_.add(e, classify(), shared_text_ || e->isTypeDependent() || e->isValueDependent());
     return true;
   }
 
@@ -112,7 +105,25 @@ class AccessVisitor : public clang::RecursiveASTVisitor<AccessVisitor> {
       }
       return is_memory(root) || is_tracked_variable(root);
     }
-    return is_tracked_variable(e);
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e))
+      return returns_student_reference(call);
+    return is_tracked_variable(e) || is_reference_variable(e);
+  }
+
+  // A call of a function of the student's that hands out a location (T& operator[](int), T&
+  // at(int)): the caller's use of it is the access, so the wrapper's body needs no check.
+  bool returns_student_reference(const clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    return callee && call->isLValue() && !call->getType()->isFunctionType() &&
+           ed_.in_student_file(callee->getLocation());
+  }
+
+  // A use of a reference variable or parameter (float& r = p[i]; r += v;): its binding touched
+  // nothing, so each use is the access.
+  static bool is_reference_variable(const clang::Expr* e) {
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    return var && var->getType()->isReferenceType() && !var->getType()->isFunctionReferenceType();
   }
 
   bool wrappable(const clang::Expr* e) {
@@ -252,64 +263,74 @@ class AccessVisitor : public clang::RecursiveASTVisitor<AccessVisitor> {
   }
 
   Edits& ed_;
-  std::vector<Wrap>& wraps_;
+  AccessSites& sites_;
   const clang::FunctionDecl* function_;
+  bool shared_text_;  // a template's body: its text is shared by its instantiations
   std::vector<clang::Stmt*> path_;
 };
 
+// The device functions to read: every one written in the student's files, each instantiation
+// of a template, and a template's pattern only where no instantiation was read.
 class DeviceFunctionFinder : public clang::RecursiveASTVisitor<DeviceFunctionFinder> {
  public:
-  DeviceFunctionFinder(Edits& edits, std::vector<Wrap>& wraps) : ed_(edits), wraps_(wraps) {}
+  DeviceFunctionFinder(Edits& edits, AccessSites& sites) : ed_(edits), sites_(sites) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
-    if (f->doesThisDeclarationHaveABody() && is_device_function(f) &&
-        ed_.in_student_file(f->getLocation())) {
-      AccessVisitor(ed_, wraps_, f).TraverseStmt(f->getBody());
+    if (!f->doesThisDeclarationHaveABody() || !is_device_function(f) ||
+        !ed_.in_student_file(f->getLocation())) {
+      return true;
+    }
+    if (f->isDependentContext()) {
+      patterns_.push_back(f);
+    } else {
+      if (const clang::FunctionDecl* pattern = f->getTemplateInstantiationPattern()) {
+        instantiated_.insert(pattern->getCanonicalDecl());
+      }
+      read(f, f->getBody());
     }
     return true;
   }
 
- private:
-  Edits& ed_;
-  std::vector<Wrap>& wraps_;
-};
-
-const char* kind_name(Kind k) {
-  switch (k) {
-    case Kind::rd:
-      return "rd";
-    case Kind::wr:
-      return "wr";
-    default:
-      return "rw";
+  // A __device__ lambda written in host code (handed to a kernel template): its body is device
+  // code of its own.
+  bool VisitLambdaExpr(clang::LambdaExpr* lambda) {
+    const clang::CXXMethodDecl* op = lambda->getCallOperator();
+    const auto* enclosing = llvm::dyn_cast_or_null<clang::FunctionDecl>(
+        lambda->getLambdaClass()->getDeclContext()->getNonClosureAncestor());
+    if (op && is_device_function(op) && !(enclosing && is_device_function(enclosing)) &&
+        ed_.in_student_file(lambda->getBeginLoc())) {
+      read(op, lambda->getBody());
+    }
+    return true;
   }
-}
+
+  void read_patterns() {
+    for (const clang::FunctionDecl* f : patterns_) {
+      if (!instantiated_.count(f->getCanonicalDecl())) read(f, f->getBody());
+    }
+  }
+
+ private:
+  void read(const clang::FunctionDecl* f, clang::Stmt* body) {
+    if (read_.insert(body).second) AccessVisitor(ed_, sites_, f).TraverseStmt(body);
+  }
+
+  Edits& ed_;
+  AccessSites& sites_;
+  std::vector<const clang::FunctionDecl*> patterns_;
+  std::set<const clang::FunctionDecl*> instantiated_;
+  std::set<const clang::Stmt*> read_;
+};
 
 }  // namespace
 
-void instrument_accesses(Edits& edits) {
-  std::vector<Wrap> wraps;
-  DeviceFunctionFinder(edits, wraps).TraverseDecl(edits.ctx().getTranslationUnitDecl());
-
-  // Once per written expression (a macro argument may be expanded twice).
-  std::set<std::pair<unsigned, unsigned>> seen;
-  std::vector<Wrap> unique;
-  for (const Wrap& w : wraps) {
-    if (seen.insert({w.begin, w.end}).second) unique.push_back(w);
-  }
-  // Nested wraps sharing a start open outermost first; sharing an end, close innermost first.
-  std::sort(unique.begin(), unique.end(), [](const Wrap& a, const Wrap& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
-  });
-  for (const Wrap& w : unique) {
-    edits.rewriter().InsertTextAfter(w.begin_loc, "(*::gpulab_sim::access(&(");
-  }
-  std::sort(unique.begin(), unique.end(), [](const Wrap& a, const Wrap& b) {
-    return a.end != b.end ? a.end < b.end : a.begin > b.begin;
-  });
-  for (const Wrap& w : unique) {
-    edits.rewriter().InsertTextAfter(
-        w.end_loc, std::string("), ::gpulab_sim::") + kind_name(w.kind) + ", __FILE__, __LINE__))");
-  }
+NotInstrumented instrument_accesses(Edits& edits) {
+  AccessSites sites(edits);
+  DeviceFunctionFinder finder(edits, sites);
+  finder.TraverseDecl(edits.ctx().getTranslationUnitDecl());
+  finder.read_patterns();
+  return sites.apply();
 }
 
 }  // namespace gpulab_sim_rewrite

@@ -8,11 +8,12 @@
 
 namespace gpulab_sim_rewrite {
 
-Edits::Edits(clang::ASTContext& ctx)
+Edits::Edits(clang::ASTContext& ctx, std::string main_path)
     : ctx_(ctx),
       sm_(ctx.getSourceManager()),
       rewriter_(ctx.getSourceManager(), ctx.getLangOpts()),
-      main_(ctx.getSourceManager().getMainFileID()) {
+      main_(ctx.getSourceManager().getMainFileID()),
+      main_path_(std::move(main_path)) {
   const clang::FileEntry* main = sm_.getFileEntryForID(main_);
   llvm::SmallString<256> dir(absolute_path(main ? main->getName().str() : ""));
   llvm::sys::path::remove_filename(dir);
@@ -44,6 +45,11 @@ bool Edits::rewritable(clang::FileID file) {
   }
   rewritable_[file] = ok;
   return ok;
+}
+
+std::string Edits::file_name(clang::FileID file) {
+  const clang::FileEntry* entry = sm_.getFileEntryForID(file);
+  return file == main_ || !entry ? main_path_ : absolute_path(entry->getName().str());
 }
 
 clang::CharSourceRange Edits::file_range(clang::SourceRange range) {
@@ -78,6 +84,15 @@ std::string absolute_path(const std::string& path) {
   llvm::sys::fs::make_absolute(p);
   llvm::sys::path::remove_dots(p, true);
   return std::string(p);
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 int count_newlines(const std::string& s) {

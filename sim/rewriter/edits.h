@@ -18,7 +18,8 @@ namespace gpulab_sim_rewrite {
 
 class Edits {
  public:
-  explicit Edits(clang::ASTContext& ctx);
+  // `main_path`: the main file's name as the rewritten file's #line gives it.
+  Edits(clang::ASTContext& ctx, std::string main_path);
 
   clang::ASTContext& ctx() { return ctx_; }
   clang::SourceManager& sm() { return sm_; }
@@ -32,6 +33,9 @@ class Edits {
   bool in_student_file(clang::SourceLocation loc) {  // in a rewritable file, after macro expansion
     return loc.isValid() && rewritable(sm_.getFileID(sm_.getExpansionLoc(loc)));
   }
+  // What __FILE__ names in a rewritten file: the main file's path as given, a header's
+  // absolute path (each rewritten file's #line says so).
+  std::string file_name(clang::FileID file);
   // The headers among them, in inclusion order, with their paths relative to the main file's
   // directory.
   const std::vector<std::pair<clang::FileID, std::string>>& headers() const { return headers_; }
@@ -54,6 +58,7 @@ class Edits {
   clang::SourceManager& sm_;
   clang::Rewriter rewriter_;
   clang::FileID main_;
+  std::string main_path_;
   std::string main_dir_;
   std::map<clang::FileID, bool> rewritable_;
   std::set<const clang::FileEntry*> seen_;
@@ -63,6 +68,9 @@ class Edits {
 
 // `path` made absolute, without "." and ".." components.
 std::string absolute_path(const std::string& path);
+
+// `s` as a C string literal.
+std::string quoted(const std::string& s);
 
 // Newlines in `s`, and `s` with each newline turned into a space (for text moved elsewhere).
 int count_newlines(const std::string& s);

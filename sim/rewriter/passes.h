@@ -1,7 +1,8 @@
-// The rewriter's passes over one parsed file. Each visits template patterns only (never their
-// instantiations), so that a template is rewritten once, where it is written.
+// The rewriter's passes over one parsed file. Each rewrites a template once, where it is
+// written; the access pass reads its instantiations to decide how (access_sites.h).
 #pragma once
 
+#include "access_sites.h"
 #include "edits.h"
 
 namespace gpulab_sim_rewrite {
@@ -26,7 +27,8 @@ bool barrier_free(const clang::FunctionDecl* kernel, Edits& edits);
 // after namespace-scope __device__ / __constant__ variables.
 void rewrite_shared_and_symbols(Edits& edits);
 
-// Contract item 4: memory accesses in device code go through ::gpulab_sim::access.
-void instrument_accesses(Edits& edits);
+// Contract item 4: memory accesses in device code go through ::gpulab_sim::access (or
+// access_ref); returns the accesses that could not be instrumented.
+NotInstrumented instrument_accesses(Edits& edits);
 
 }  // namespace gpulab_sim_rewrite

@@ -19,13 +19,14 @@
 namespace gpulab_sim_rewrite {
 namespace {
 
-std::string quote_path(const std::string& path) {
-  std::string out = "\"";
-  for (char c : path) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+// The runtime's note of the accesses left unchecked (sim/README.md, contract item 4), named by
+// the first one's file and line as __FILE__ and __LINE__ would name it; empty when there is none.
+std::string not_instrumented_line(Edits& edits, const NotInstrumented& missed) {
+  if (!missed.count) return "";
+  clang::SourceManager& sm = edits.sm();
+  return "static ::gpulab_sim::not_instrumented gpulab_sim_not_instrumented(" +
+         std::to_string(missed.count) + ", " + quoted(edits.file_name(sm.getFileID(missed.first))) +
+         ", " + std::to_string(sm.getSpellingLineNumber(missed.first)) + ");\n";
 }
 
 // A file's text after the edits.
@@ -41,10 +42,10 @@ class Consumer : public clang::ASTConsumer {
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     if (ctx.getDiagnostics().hasErrorOccurred()) return;  // clang has said why
-    Edits edits(ctx);
+    Edits edits(ctx, path_);
     rewrite_launches(edits);
     rewrite_shared_and_symbols(edits);
-    instrument_accesses(edits);
+    NotInstrumented missed = instrument_accesses(edits);
     if (edits.failed()) return;
     clang::SourceManager& sm = edits.sm();
     // After a UTF-8 byte order mark, which must stay first.
@@ -52,15 +53,13 @@ class Consumer : public clang::ASTConsumer {
     edits.rewriter().InsertTextBefore(
         sm.getLocForStartOfFile(edits.main_file()).getLocWithOffset(start),
         "#include <gpulab_sim/sim.h>\n"
-        "[[maybe_unused]] static char gpulab_sim_tu;  // keys this file's shared variables\n"
-        "#line 1 " +
-            quote_path(path_) + "\n");
+        "[[maybe_unused]] static char gpulab_sim_tu;  // keys this file's shared variables\n" +
+            not_instrumented_line(edits, missed) + "#line 1 " +
+            quoted(edits.file_name(edits.main_file())) + "\n");
     result_.text = text_of(edits, edits.main_file());
     for (const auto& [file, relative] : edits.headers()) {
-      const clang::FileEntry* entry = sm.getFileEntryForID(file);
-      result_.headers.push_back({relative, "#line 1 " +
-                                               quote_path(absolute_path(entry->getName().str())) +
-                                               "\n" + text_of(edits, file)});
+      result_.headers.push_back(
+          {relative, "#line 1 " + quoted(edits.file_name(file)) + "\n" + text_of(edits, file)});
     }
     result_.ok = true;
   }

@@ -140,8 +140,9 @@ void set_sticky_error(cudaError_t e);
 
 // Findings (report.cpp). report() records and prints; for errors it also stops the launch.
 // fail() is report() then unwinding the calling CUDA thread.
+// `times`: occurrences this one record stands for.
 void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
-            const std::string& title, const std::string& detail);
+            const std::string& title, const std::string& detail, std::size_t times = 1);
 [[noreturn]] void fail(finding_kind k, const Thread* t, const char* file, int line,
                        const char* func, const std::string& title, const std::string& detail);
 void flush_launch();

@@ -162,8 +162,19 @@ std::string where(const char* file, int line) {
   return std::string(file ? file : "?") + ":" + std::to_string(line);
 }
 
+namespace {
+// The macro an access was written in, where access_ref said so (memory.h): the finding's line
+// is the macro's use, and the student also needs the definition.
+std::string in_macro_words() {
+  if (!in_macro) return "";
+  return " (the access is written in the macro " + std::string(in_macro->name) + ", defined at " +
+         where(in_macro->file, in_macro->line) + ")";
+}
+}  // namespace
+
 void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
-            const std::string& title, const std::string& detail) {
+            const std::string& title, const std::string& raw_detail, std::size_t times) {
+  const std::string detail = raw_detail + in_macro_words();
   const bool error = is_error(k);
   const Launch* l = t ? t->block->launch : nullptr;
   if (error && l) {
@@ -194,12 +205,12 @@ void report(finding_kind k, const Thread* t, const char* file, int line, const c
     s.sent.push_back(0);
   }
   finding& f = s.list[it->second];
-  ++f.count;
+  f.count += times;
   if (fresh) {
     send(f);
     s.sent[it->second] = f.count;
   }
-  if (f.count <= kPrintedPerSite) {
+  if (f.count - times < kPrintedPerSite) {
     std::string head = "gpulab sim: " + title;
     if (t) {
       head += " in ";
@@ -212,6 +223,19 @@ void report(finding_kind k, const Thread* t, const char* file, int line, const c
     std::fprintf(stderr, "%s:\n  %s\n", head.c_str(), detail.c_str());
   }
   if (l) s.touched.insert(it->second);
+}
+
+void report_not_instrumented(int count, const char* file, int line) {
+  if (count <= 0) return;
+  report(finding_kind::not_instrumented, nullptr, file, line, nullptr,
+         std::to_string(count) + " memory access" + (count == 1 ? "" : "es") +
+             " in device code not checked",
+         "the CPU backend could not instrument " + (count == 1 ? std::string("it") : "them") +
+             " (the first is here): written in a macro defined outside your files, or in a "
+             "macro's or template's text that one use reads and another writes. Out-of-bounds "
+             "accesses, races and uninitialised reads there go unseen here, though not on a "
+             "GPU under compute-sanitizer.",
+         static_cast<std::size_t>(count));
 }
 
 void fail(finding_kind k, const Thread* t, const char* file, int line, const char* func,

@@ -285,17 +285,76 @@ TEST_SUITE("rewriter") {
               "}\n");
   }
 
-  TEST_CASE("what is not an access: addresses, sizeof, decltype, local arrays, operator[]") {
+  TEST_CASE("what is not an access: addresses, sizeof, decltype, local arrays, bindings") {
     std::string code =
-        "struct Vec { float* d; __device__ float& operator[](int i); };\n"
-        "__device__ float* f(float* p, Vec v) {\n"
+        "__device__ float* f(float* p, int n) {\n"
         "  float local[4];\n"
         "  local[1] = 2;\n"
         "  decltype(p[0]) r = local[0];\n"
-        "  v[0] = sizeof(p[1]);\n"
+        "  n = sizeof(p[1]);\n"
+        "  float& bound = p[3];\n"
         "  return &p[2];\n"
         "}\n";
     CHECK(rewrite(code) == code);
+  }
+
+  TEST_CASE("through the student's operator[] and member functions, and through references") {
+    std::string out = rewrite(
+        "struct Vec {\n"
+        "  float* d;\n"
+        "  __device__ float& operator[](int i) const { return d[i]; }\n"
+        "  __device__ float& at(int i) const { return d[i]; }\n"
+        "};\n"
+        "__device__ void put(float& dst, float v) { dst = v; }\n"
+        "__global__ void k(Vec v, float* p) {\n"
+        "  v[0] = v.at(1);\n"
+        "  float& r = p[2];\n"
+        "  r += 1;\n"
+        "  put(p[3], 4);\n"
+        "}\n");
+    const std::string acc = "(*::gpulab_sim::access(&(";
+    CHECK(contains(out, "float& operator[](int i) const { return d[i]; }"));
+    CHECK(contains(out, "  " + acc + "v[0]), ::gpulab_sim::wr, __FILE__, __LINE__)) = " + acc +
+                            "v.at(1)), ::gpulab_sim::rd, __FILE__, __LINE__));\n"));
+    CHECK(contains(out, "  float& r = p[2];\n  " + acc +
+                            "r), ::gpulab_sim::rw, __FILE__, __LINE__)) += 1;\n"));
+    CHECK(contains(out, "{ " + acc + "dst), ::gpulab_sim::wr, __FILE__, __LINE__)) = v; }"));
+    CHECK(contains(out, "  put(p[3], 4);\n"));
+  }
+
+  TEST_CASE("in a macro's body: wrapped in the definition, naming the macro; whole: at the use") {
+    std::string out = rewrite(
+        "#define NEXT(p, i) (p)[(i) + 1] * 2\n"
+        "#define AT(p, i) p[i]\n"
+        "__global__ void k(float* p) {\n"
+        "  AT(p, 0) = NEXT(p, 1);\n"
+        "}\n");
+    CHECK(contains(out,
+                   "#define NEXT(p, i) ::gpulab_sim::access_ref(((p)[(i) + 1]), ::gpulab_sim::rd, "
+                   "__FILE__, __LINE__, \"NEXT\", \"/virtual/student.cu\", 1) * 2\n"
+                   "#define AT(p, i) p[i]\n"));
+    CHECK(contains(out,
+                   "  (*::gpulab_sim::access(&(AT(p, 0)), ::gpulab_sim::wr, __FILE__, "
+                   "__LINE__)) = NEXT(p, 1);\n"));
+  }
+
+  TEST_CASE("a macro's text that one use reads and another writes is counted, not wrapped") {
+    Rewritten r =
+        run("#define FIRST(p) (p)[0] + 0\n"
+            "#define SET(p, v) (p)[0] = v\n"
+            "__global__ void k(float* p, float* q) {\n"
+            "  float x = FIRST(p);\n"
+            "  SET(q, x);\n"
+            "}\n"
+            "#define ODD(p, c) (c ? (p)[1] : (p)[2])\n"
+            "__global__ void j(float* p) { float x = ODD(p, x > 0); ODD(p, x < 0) = x; }\n");
+    INFO(r.diagnostics);
+    REQUIRE(r.ok);
+    CHECK(contains(r.preamble,
+                   "static ::gpulab_sim::not_instrumented gpulab_sim_not_instrumented(2, "
+                   "\"/virtual/student.cu\", 8);\n"));
+    CHECK(contains(r.body, "#define ODD(p, c) (c ? (p)[1] : (p)[2])\n"));
+    CHECK(contains(r.body, "#define FIRST(p) ::gpulab_sim::access_ref(((p)[0]), ::gpulab_sim::rd"));
   }
 
   TEST_CASE("whole struct copies are one access; members of pointed-to structs are accessed") {
@@ -329,7 +388,7 @@ TEST_SUITE("rewriter") {
                    "::gpulab_sim::rd, __FILE__, __LINE__));"));
   }
 
-  TEST_CASE("template patterns: reads, writes and references by syntax, instrumented once") {
+  TEST_CASE("templates: read in their instantiations, instrumented once where written") {
     std::string out = rewrite(
         "template <class T> __device__ T twice(const T* p, int i) { return p[i] * 2; }\n"
         "template <class T> __global__ void k(T* p, T* q) {\n"
@@ -339,13 +398,24 @@ TEST_SUITE("rewriter") {
         "  r += v;\n"
         "}\n"
         "void host(int* a) { k<<<1, 1>>>(a, a); }\n");
-    CHECK(contains(out, "{ return (*::gpulab_sim::access(&(p[i]), ::gpulab_sim::rd,"));
-    CHECK(contains(out, "  T v = (*::gpulab_sim::access(&(p[0]), ::gpulab_sim::rd,"));
+    CHECK(contains(out, "{ return ::gpulab_sim::access_ref((p[i]), ::gpulab_sim::rd,"));
+    CHECK(contains(out, "  T v = ::gpulab_sim::access_ref((p[0]), ::gpulab_sim::rd,"));
     CHECK(contains(out, "  T& r = p[1];\n"));
     CHECK(contains(out,
-                   "  (*::gpulab_sim::access(&(q[(*::gpulab_sim::access(&(p[2]), "
-                   "::gpulab_sim::rd, __FILE__, __LINE__))]), ::gpulab_sim::wr, __FILE__, "
-                   "__LINE__)) = twice(p, 3);\n"));
+                   "  ::gpulab_sim::access_ref((q[::gpulab_sim::access_ref((p[2]), "
+                   "::gpulab_sim::rd, __FILE__, __LINE__)]), ::gpulab_sim::wr, __FILE__, "
+                   "__LINE__) = twice(p, 3);\n"));
+    CHECK(contains(out,
+                   "  ::gpulab_sim::access_ref((r), ::gpulab_sim::rw, __FILE__, __LINE__) += v;"));
+  }
+
+  TEST_CASE("a subscript whose type only an instantiation knows is instrumented there") {
+    std::string out = rewrite(
+        "template <class Ptr> __device__ float next(Ptr p, int i) { return p[i + 1]; }\n"
+        "template <class Ptr> __device__ float never(Ptr p) { return p[0]; }\n"
+        "__global__ void k(const float* in, float* out) { out[0] = next(in, 0); }\n");
+    CHECK(contains(out, "{ return ::gpulab_sim::access_ref((p[i + 1]), ::gpulab_sim::rd,"));
+    CHECK(contains(out, "{ return p[0]; }"));
   }
 
   TEST_CASE("returning a reference is not a read; returning a value is") {
@@ -357,8 +427,8 @@ TEST_SUITE("rewriter") {
         "};\n");
     CHECK(contains(out, "__device__ T& at(int i) { return d[i]; }\n"));
     CHECK(contains(out,
-                   "__device__ T get(int i) const { return (*::gpulab_sim::access(&(d[i]), "
-                   "::gpulab_sim::rd, __FILE__, __LINE__)); }\n"));
+                   "__device__ T get(int i) const { return ::gpulab_sim::access_ref((d[i]), "
+                   "::gpulab_sim::rd, __FILE__, __LINE__); }\n"));
   }
 
   TEST_CASE("host code is left alone") {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "global_race.h"
 #include "state.h"
@@ -69,6 +70,23 @@ template <class T>
 struct type_key {
   static constexpr char key = 0;
 };
+// The macro whose definition holds the access being checked, for the findings' messages (set
+// only around an access_ref that the rewriter placed in a macro's body).
+struct macro_site {
+  const char* name;
+  const char* file;
+  int line;
+};
+inline thread_local const macro_site* in_macro = nullptr;
+struct macro_scope {
+  const macro_site* outer;
+  explicit macro_scope(const macro_site* s) : outer(in_macro) { in_macro = s; }
+  ~macro_scope() { in_macro = outer; }
+  macro_scope(const macro_scope&) = delete;
+  macro_scope& operator=(const macro_scope&) = delete;
+};
+// The rewriter's count of accesses it could not instrument in one file (memory.cpp reports it).
+void report_not_instrumented(int count, const char* file, int line);
 }  // namespace detail
 
 // Unchecked mode (-DGPULAB_SIM_UNCHECKED, `gpulab sim-cc --unchecked`): an access is the plain
@@ -81,6 +99,18 @@ template <class T>
 inline T* access(T* p, unsigned, const char*, int, const char* = nullptr) {
   return p;
 }
+template <class T>
+inline T& access_ref(T& e, unsigned, const char*, int, const char* = nullptr) {
+  return e;
+}
+template <class T>
+inline T& access_ref(T& e, unsigned, const char*, int, const char*, const char*, int,
+                     const char* = nullptr) {
+  return e;
+}
+struct not_instrumented {
+  not_instrumented(int, const char*, int) {}
+};
 }  // namespace unchecked
 #else
 inline namespace checked {
@@ -113,8 +143,42 @@ inline T* access(T* p, unsigned m, const char* file, int line,
   const void* q = const_cast<const void*>(static_cast<const volatile void*>(p));
   return static_cast<T*>(detail::access_slow(q, n, alignof(T), m, file, line, func));
 }
+// What the rewriter wraps where one text is compiled several times (a template's body, a macro's
+// body), so that it may be a location in one and a value in another: a location is checked as
+// access() checks it, a value passes through (access_ref below). In a macro's body it also names
+// the macro, whose use __FILE__ and __LINE__ name.
+template <class T>
+inline T& access_ref(T& e, unsigned m, const char* file, int line,
+                     const char* func = __builtin_FUNCTION()) {
+  return *access(__builtin_addressof(e), m, file, line, func);
+}
+template <class T>
+inline T& access_ref(T& e, unsigned m, const char* file, int line, const char* macro,
+                     const char* macro_file, int macro_line,
+                     const char* func = __builtin_FUNCTION()) {
+  const detail::macro_site site{macro, macro_file, macro_line};
+  detail::macro_scope scope(&site);
+  return *access(__builtin_addressof(e), m, file, line, func);
+}
+// Named in the rewritten file's first lines where the rewriter left accesses unchecked.
+struct not_instrumented {
+  not_instrumented(int count, const char* file, int line) {
+    detail::report_not_instrumented(count, file, line);
+  }
+};
 }  // namespace checked
 #endif
+
+// A value where access_ref's text is a location elsewhere: nothing to check, in either mode.
+template <class T, class = std::enable_if_t<!std::is_lvalue_reference_v<T>>>
+inline T access_ref(T&& e, unsigned, const char*, int, const char* = nullptr) {
+  return static_cast<T&&>(e);
+}
+template <class T, class = std::enable_if_t<!std::is_lvalue_reference_v<T>>>
+inline T access_ref(T&& e, unsigned, const char*, int, const char*, const char*, int,
+                    const char* = nullptr) {
+  return static_cast<T&&>(e);
+}
 
 // The running block's own copy of a __shared__ variable of type T (an array type usually).
 template <class T>

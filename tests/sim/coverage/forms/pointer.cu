@@ -1,0 +1,35 @@
+// The bugs written with pointer arithmetic.
+#include "corpus.h"
+
+__global__ void oob_bug(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* p = in + i;
+  if (i < n) *(out + i) = *++p;  // expect: out_of_bounds
+}
+__global__ void oob_twin(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* p = in + i;
+  if (i < n) *(out + i) = i + 1 < n ? *++p : 0.0f;
+}
+__global__ void race_bug(const float* in, float* out) {
+  __shared__ float s[corpus::kBlock];
+  float* mine = s + threadIdx.x;
+  *mine = *(in + threadIdx.x);                                     // expect: shared_race
+  *(out + threadIdx.x) = *(s + corpus::kBlock - 1 - threadIdx.x);  // expect: shared_race
+}
+__global__ void race_twin(const float* in, float* out) {
+  __shared__ float s[corpus::kBlock];
+  float* mine = s + threadIdx.x;
+  *mine = *(in + threadIdx.x);
+  __syncthreads();
+  *(out + threadIdx.x) = *(s + corpus::kBlock - 1 - threadIdx.x);
+}
+
+int main(int argc, char** argv) {
+  return corpus::run(
+      argc, argv,
+      {[](const float* in, float* out, int n) { oob_bug<<<(n + 63) / 64, 64>>>(in, out, n); },
+       [](const float* in, float* out, int n) { oob_twin<<<(n + 63) / 64, 64>>>(in, out, n); },
+       [](const float* in, float* out, int) { race_bug<<<1, corpus::kBlock>>>(in, out); },
+       [](const float* in, float* out, int) { race_twin<<<1, corpus::kBlock>>>(in, out); }});
+}

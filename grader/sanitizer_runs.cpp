@@ -150,7 +150,7 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
           r, {o.process.exit_code, o.process.signal, o.timed_out,
               !o.result.is_null() || !o.outputs->names().empty()});
       if (!fails && !cut.empty()) {
-        v.fails = true;
+        v.fails = v.cut_short = true;
         v.notes += "\n  compute-sanitizer " + tool + cut +
                    ". gpulab runs each GPU part's public datasets under the tool too, and a run "
                    "that does not let it finish, or that touches its log, fails the dataset. Does "

@@ -33,6 +33,7 @@ class SanitizerRuns {
 
   struct Verdict {
     bool fails = false;
+    bool cut_short = false;  // a tool was killed or its log lost (sanitizer_cut_short)
     std::vector<SanitizerFinding> findings;  // every tool's
     std::string notes;  // what else the student should know, lines starting "\n  "
   };

@@ -17,8 +17,8 @@ namespace gpulab_sim {
 
 const char* kind_name(finding_kind k) {
   switch (k) {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
-  case finding_kind::name:                                            \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
     return #name;
 #include <gpulab_sim/finding_kinds.def>
   }
@@ -32,19 +32,30 @@ constexpr std::size_t kPrintedPerSite = 3;
 
 bool is_error(finding_kind k) {
   switch (k) {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
-  case finding_kind::name:                                            \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
     return std::string_view(#severity) == "error";
 #include <gpulab_sim/finding_kinds.def>
   }
   return true;
 }
 
+// What to change, said once per kind in the table.
+const char* advice(finding_kind k) {
+  switch (k) {
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
+    return advice;
+#include <gpulab_sim/finding_kinds.def>
+  }
+  return "";
+}
+
 // What an error inside a kernel makes the launch return.
 cudaError_t error_code(finding_kind k) {
   switch (k) {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
-  case finding_kind::name:                                            \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
     return cuda_error;
 #include <gpulab_sim/finding_kinds.def>
   }
@@ -163,8 +174,9 @@ std::string where(const char* file, int line) {
 }
 
 void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
-            const std::string& title, const std::string& detail) {
+            const std::string& title, const std::string& facts) {
   const bool error = is_error(k);
+  const std::string detail = *advice(k) ? facts + " " + advice(k) : facts;
   const Launch* l = t ? t->block->launch : nullptr;
   if (error && l) {
     Launch* ml = t->block->launch;

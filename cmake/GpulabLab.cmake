@@ -161,7 +161,10 @@ function(gpulab_add_lab lab_id)
   endif()
 
   if(GPULAB_HAVE_SIM)
-    # The driver's .cu files go through gpulab sim-cc, like a student's.
+    # The driver's .cu files go through gpulab sim-cc, like a student's. The runtime's headers
+    # are inlined into what it compiles (a launch, an access), so the objects follow them too.
+    file(GLOB sim_runtime_headers CONFIGURE_DEPENDS
+         ${CMAKE_SOURCE_DIR}/sim/runtime/include/gpulab_sim/*)
     set(driver_cu_objects "")
     foreach(src IN LISTS driver_cu)
       get_filename_component(stem ${src} NAME_WE)
@@ -169,7 +172,7 @@ function(gpulab_add_lab lab_id)
       add_custom_command(
         OUTPUT ${obj}
         COMMAND gpulab-sim-cc ${flags} -I ${lab_dir} -I ${GPULAB_FAMILIES_DIR} -c ${src} -o ${obj}
-        DEPENDS ${src} ${lab_dir}/lab.json gpulab-sim-cc gpulab-sim-rewrite
+        DEPENDS ${src} ${lab_dir}/lab.json gpulab-sim-cc gpulab-sim-rewrite ${sim_runtime_headers}
         COMMENT "gpulab sim-cc: ${lab_id}/${stem}.cu for the sim driver"
         VERBATIM)
       list(APPEND driver_cu_objects ${obj})

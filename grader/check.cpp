@@ -1,11 +1,13 @@
 #include "check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
 
 #include "compare.h"
 #include "npy.h"
+#include "output_order.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
 #include "side_by_side.h"
@@ -155,7 +157,7 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
     std::vector<size_t> shape;
   };
   std::vector<Checked> checks;
-  for (const auto& name : part.outputs) {
+  for (const auto& name : data_flow_order(lab, part)) {
     checks.push_back({name, name, {}, {}});
     if (timed) checks.push_back({name, "timed_" + name, {}, {}});
     if (repeated) checks.push_back({name, kRepeatPrefix + name, {}, {}});
@@ -165,6 +167,9 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
     Checked& k = checks[i];
     k.r = check_one(lab.outputs.at(k.name), params, got, k.file, ds, k.shape);
   });
+  // The wrong outputs told first, in data-flow order (output_order.h), then the right ones.
+  std::stable_partition(checks.begin(), checks.end(),
+                        [](const Checked& k) { return !(k.r.pass && k.r.problem.empty()); });
   for (const auto& [name, file, r, shape] : checks) {
     const bool second_call = repeated && file == kRepeatPrefix + name;
     const std::string label = file == name  ? name
@@ -192,6 +197,21 @@ CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const Data
   return c;
 }
 
+std::string outputs_left_by_failure(const LabConfig& lab, const PartSpec& part,
+                                    const DatasetDirs& ds, const SealedOutputs& got) {
+  const nlohmann::json params = dataset_params(ds);
+  std::string m;
+  for (const auto& name : data_flow_order(lab, part)) {
+    if (!got.has(name)) continue;
+    std::vector<size_t> shape;
+    const CompareResult r = check_one(lab.outputs.at(name), params, got, name, ds, shape);
+    // Right, unreadable, or never written at all (a kernel the failure kept from running).
+    if (r.pass || !r.problem.empty() || r.n_unwritten == r.count) continue;
+    m += "\n" + r.message(name, shape);
+  }
+  return m.empty() ? m : "Where your code's kernels had left its outputs when it failed:" + m;
+}
+
 CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
                                  const std::vector<DatasetDirs>& samples,
                                  const SealedOutputs& got) {
@@ -209,7 +229,7 @@ CheckResult check_sample_outputs(const LabConfig& lab, const PartSpec& part,
   side_by_side(samples.size(), [&](size_t i) {
     const int k = static_cast<int>(i) + 1;
     const nlohmann::json params = dataset_params(samples[i]);
-    for (const auto& name : part.outputs) {
+    for (const auto& name : data_flow_order(lab, part)) {
       Checked& s = checks[i];
       s.name = name;
       s.r = check_one(lab.outputs.at(name), params, got, sample_output_prefix(k) + name, samples[i],

@@ -27,6 +27,14 @@ struct CheckResult {
 CheckResult check_outputs(const LabConfig& lab, const PartSpec& part, const DatasetDirs& ds,
                           const SealedOutputs& got, bool timed, bool repeated = false);
 
+// The outputs a run that failed handed over as its kernels left them (the CPU backend's,
+// harness/run_part.h), for the lines beside its failure: each one its code wrote, at least in
+// part, and got wrong, in data-flow order (output_order.h), so that the wrong output an earlier
+// kernel made is read before the failure it caused later. Empty where none is. Never throws for
+// bad runner output.
+std::string outputs_left_by_failure(const LabConfig& lab, const PartSpec& part,
+                                    const DatasetDirs& ds, const SealedOutputs& got);
+
 // Each element's bound on `spec`'s output on `ds`, as check_outputs compares it (a float32
 // output under the sum_magnitude tolerance: harness/compare.h); std::invalid_argument for
 // another output, std::runtime_error where the dataset lacks what the bound reads.

@@ -48,6 +48,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
       RunOutcome o;
       CheckResult c;
       bool bug_found = false;
+      std::string left;      // a failed run's wrong outputs, as its kernels left them
       int job = -1;          // its place among compute-sanitizer's jobs, or none
       std::string map_note;  // where the map of where it is wrong is (error_map_files.h)
     };
@@ -69,6 +70,10 @@ bool CorrectnessTests::grade(const PartSpec& part) {
       r.o = correctness_run(part, r.d, out, flags);
       part_timed_out = r.o.timed_out;
       r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
+      if (!r.o.ran && !r.o.timed_out && !r.o.outputs->names().empty()) {
+        const ScopedPhase phase(GradePhase::kCheck);
+        r.left = outputs_left_by_failure(c_.lab, part, r.d, *r.o.outputs);
+      }
       if (r.o.ran) {
         r.c = [&] {
           const ScopedPhase phase(GradePhase::kCheck);
@@ -133,6 +138,7 @@ bool CorrectnessTests::grade(const PartSpec& part) {
               "results:";
       } else {
         line = "FAIL " + r.ds->name + ": " + r.o.message;
+        if (!r.left.empty()) line += "\n" + r.left;
       }
       const std::vector<std::string> strip = {(c_.work / "submission").string() + "/",
                                               c_.paths.source.string() + "/"};

@@ -22,4 +22,7 @@ const std::vector<SimFindingKind>& sim_finding_kinds();
 // runtime never sends one, so the graded program wrote it, and it counts against its writer.
 bool sim_finding_fails(const std::string& kind);
 
+// The kind of that name, or null where the table lacks it.
+const SimFindingKind* sim_finding_kind(const std::string& kind);
+
 }  // namespace gpulab

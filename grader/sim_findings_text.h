@@ -12,8 +12,11 @@ namespace gpulab {
 // (sim_finding_kinds.h), never from the record's other fields.
 bool fails_dataset(const nlohmann::json& f);
 
-// The findings in words for the student, at most a few, each with its count. Paths are cut
-// to what the student knows: dcs.cu:13, harness/device_buffer.h:18.
+// The findings in words for the student, at most a few, each with its count: those that fail
+// the dataset first, labelled "error" (whatever stopped the kernel or not), the others
+// "warning"; findings that read the same (kind, place and words, addresses aside) folded into
+// one, their counts added. Paths are cut to what the student knows: dcs.cu:13,
+// harness/device_buffer.h:18.
 // `strip`: the path prefixes cut from each message.
 std::string describe_sim_findings(const std::vector<nlohmann::json>& found,
                                   const std::vector<std::string>& strip);

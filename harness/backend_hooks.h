@@ -5,6 +5,8 @@
 // never includes a layer above it (scripts/check_layers.py).
 #pragma once
 
+#include <cstddef>
+
 namespace gpulab {
 
 struct BackendHooks {
@@ -14,6 +16,18 @@ struct BackendHooks {
   // Finishes what the runtime reports at exit (the CPU backend's findings and their end
   // record): a runner ends with _exit, after which no exit handler runs.
   void (*finish)() = nullptr;
+  // Says that the device allocation at `whole` is a grader's output: `bytes` of the student's
+  // array after `before` bytes of guard zone, the rest guard zone too (run_part.h). The CPU
+  // backend then names the array in findings by `name` and its own size and offsets, treats the
+  // guards as outside it (an access there is out of bounds at once), and the array as not yet
+  // written by the student (a read before a write is a read of the poison).
+  void (*mark_output)(const void* whole, std::size_t before, std::size_t bytes,
+                      const char* name) = nullptr;
+  // Copies `n` bytes of device memory at `src` to `dst` whatever error the student's kernels
+  // left, where the backend can (the CPU backend: its device memory is the process's); false
+  // where [src, src + n) is not inside one allocation. So that the outputs of a call that failed
+  // can be handed over as its kernels left them (run_part.h).
+  bool (*read_device)(void* dst, const void* src, std::size_t n) = nullptr;
 };
 
 // The process's hooks: one object, whichever translation unit asks.

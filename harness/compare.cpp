@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 
@@ -54,6 +55,12 @@ std::string index_string(size_t flat, const std::vector<size_t>& shape) {
 
 namespace {
 
+uint32_t float_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
 // One piece of a comparison, [begin, end): its counts, and its candidates for the places the
 // whole result names.
 struct Piece {
@@ -83,6 +90,8 @@ CompareResult merged(const std::vector<Piece>& pieces, size_t count, bool exact)
   for (const Piece& p : pieces) {
     r.n_fail += p.r.n_fail;
     r.n_nan += p.r.n_nan;
+    r.n_nan_output += p.r.n_nan_output;
+    r.n_nan_scratch += p.r.n_nan_scratch;
     r.n_unwritten += p.r.n_unwritten;
     r.max_err_over_bound = std::max(r.max_err_over_bound, p.r.max_err_over_bound);
     if (p.have_unwritten && !have_unwritten) {
@@ -146,6 +155,10 @@ CompareResult compare_sum_magnitude(const float* got, const double* expected,
         continue;
       }
       if (!std::isfinite(g)) {
+        // Arithmetic keeps a NaN operand's payload, so a NaN made from a poison still bears it.
+        const uint32_t payload = float_bits(g) & 0x7fffffffu;
+        r.n_nan_output += payload == kPoisonBits;
+        r.n_nan_scratch += payload == kFreshDeviceBits;
         if (r.n_nan++ == 0) {
           piece.have_nan = true;
           piece.nan_index = i;
@@ -318,6 +331,28 @@ CompareResult compare_segment_sets(const int32_t* got, const int32_t* expected, 
   return r;
 }
 
+namespace {
+
+// The sentences on `n` non-finite values, `output` of them made from the output's poison and
+// `scratch` from never-written device memory; the rest the code computed.
+std::string nan_words(size_t n, size_t output, size_t scratch) {
+  std::string m = std::to_string(n) + (n == 1 ? " value is" : " values are") + " NaN or infinite";
+  if (output == 0 && scratch == 0) return m + ": computed (a division by zero, an overflow?). ";
+  m += ". ";
+  if (output)
+    m += std::to_string(output) +
+         " carry the poison the output arrives filled with: if you accumulate into the output, "
+         "set it first. ";
+  if (scratch)
+    m += std::to_string(scratch) +
+         " carry the NaN the CPU backend fills new cudaMalloc memory with: they were computed "
+         "from device memory your code allocated and read before writing it (a scratch buffer "
+         "not initialised?). ";
+  return m;
+}
+
+}  // namespace
+
 std::string CompareResult::message(const std::string& output_name,
                                    const std::vector<size_t>& shape) const {
   if (!problem.empty()) return output_name + ": " + problem;
@@ -343,13 +378,9 @@ std::string CompareResult::message(const std::string& output_name,
     else
       m += "Check the bounds of your grid: are all elements covered? ";
   }
-  if (n_nan) {
-    std::snprintf(buf, sizeof buf,
-                  "%zu values are NaN or infinite. If you accumulate into the output, set it "
-                  "first: it arrives filled with NaN. ",
-                  n_nan);
-    m += buf;
-  }
+  // Each NaN blamed on where its payload says it came from: only the output's own poison is
+  // the output's fault (nan_words).
+  if (n_nan) m += nan_words(n_nan, n_nan_output, n_nan_scratch);
   if (n_fail && exact) {
     std::snprintf(buf, sizeof buf,
                   "%zu of %zu values are wrong (integers must match exactly); the first is at %s: "
@@ -357,6 +388,9 @@ std::string CompareResult::message(const std::string& output_name,
                   n_fail, count, index_string(worst_index, shape).c_str(), worst_expected,
                   worst_got, worst_got - worst_expected);
     m += buf;
+    if (worst_got == static_cast<int32_t>(kFreshDeviceBits))
+      m += " That is the value the CPU backend fills new cudaMalloc memory with: it was read "
+           "from device memory your code allocated and never wrote.";
   } else if (n_fail) {
     // The worst value's own ratio: max_err_over_bound is infinite when a NaN sits beside it.
     const double worst_err = std::fabs(worst_got - worst_expected);

@@ -56,9 +56,12 @@ double error_over_bound(double err, double bound);
 struct CompareResult {
   bool pass = false;
   size_t count = 0;
-  size_t n_fail = 0;       // finite values outside the bound
-  size_t n_nan = 0;        // NaN or infinity that the code computed
-  size_t n_unwritten = 0;  // still holding the poison value
+  size_t n_fail = 0;  // finite values outside the bound
+  size_t n_nan = 0;   // NaN or infinity that the code computed
+  // Of those, NaNs that carry a poison's payload (poison.h), so whence they came is known:
+  size_t n_nan_output = 0;   // the output's own poison, changed (its sign): accumulated into
+  size_t n_nan_scratch = 0;  // fresh device memory's (the CPU backend's): scratch never written
+  size_t n_unwritten = 0;    // still holding the poison value
   // The failing element with the largest error relative to its bound (or the first NaN).
   size_t worst_index = 0;
   double worst_expected = 0, worst_got = 0, worst_bound = 0;

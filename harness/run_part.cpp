@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "backend_hooks.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
 #include "student_call.h"
@@ -48,6 +49,13 @@ GpuOutputsOf<T>::GpuOutputsOf(OutputArray spec, int n_sets)
     GPULAB_CUDA(cudaMemcpy(poison_.get() + done, poison_.get(),
                            std::min(done, n - done) * sizeof(T), cudaMemcpyDeviceToDevice));
   for (int i = 0; i < n_sets; ++i) sets_.emplace_back(poison_.size());
+  // The CPU backend's view of them (backend_hooks.h): the poisoned image's shadow, guards outside
+  // and the array unwritten, is what each poisoning copies into a set.
+  if (const auto mark = backend_hooks().mark_output) {
+    const size_t before = kGuardWords * sizeof(T), bytes = spec_.count() * sizeof(T);
+    mark(poison_.get(), before, bytes, spec_.name.c_str());
+    for (auto& set : sets_) mark(set.get(), before, bytes, spec_.name.c_str());
+  }
 }
 
 template <class T>
@@ -71,6 +79,18 @@ void GpuOutputsOf<T>::send(RunContext& ctx, const std::string& file, int set,
   // Straight from the device into the memory file the grader receives: no copy in between.
   ctx.send_output(file, dtype_of<T>(), spec_.shape, [&](void* data) {
     if (n) GPULAB_CUDA(cudaMemcpy(data, all + kGuardWords, n * sizeof(T), cudaMemcpyDeviceToHost));
+  });
+}
+
+template <class T>
+void GpuOutputsOf<T>::send_as_left(RunContext& ctx, const std::string& file, int set) const {
+  const auto read = backend_hooks().read_device;
+  if (!ctx.write_outputs || !read) return;
+  const T* values = sets_[static_cast<size_t>(set)].get() + kGuardWords;
+  const size_t n = spec_.count();
+  ctx.send_output(file, dtype_of<T>(), spec_.shape, [&](void* data) {
+    if (n && !read(data, values, n * sizeof(T)))
+      throw std::runtime_error("the output " + spec_.name + " cannot be read back");
   });
 }
 
@@ -123,7 +143,19 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
     ctx.check_inputs(0, what);
     return;
   }
-  call_once();
+  try {
+    call_once();
+  } catch (...) {
+    // The failure is the run's message; the outputs as left are only beside it (run_part.h),
+    // and one that cannot be handed over is left out.
+    for (const GpuOutputsOf<T>* out : outs) {
+      try {
+        out->send_as_left(ctx, out->spec().name, 0);
+      } catch (...) {
+      }
+    }
+    throw;
+  }
   send("", 0);
   if (ctx.write_outputs) ctx.check_inputs(0, what);
   if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs

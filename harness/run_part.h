@@ -47,6 +47,9 @@ class GpuOutputsOf {
   void poison(int set);
   // Checks the guards of `set` and hands its values to the grader as the run's output `file`.
   void send(RunContext& ctx, const std::string& file, int set, const char* what) const;
+  // After a call that failed, where the backend can read its device memory still
+  // (backend_hooks.h): hands `set`'s values over as the student's kernels left them, unchecked.
+  void send_as_left(RunContext& ctx, const std::string& file, int set) const;
   const OutputArray& spec() const { return spec_; }
 
  private:
@@ -80,6 +83,10 @@ template <class T>
 void run_gpu_part(RunContext& ctx, GpuOutputsOf<T>& out, const SetFn& call, const char* what);
 // The same for a function with several outputs (a grid's cell starts, counts and index): every
 // one is poisoned before each call, its guards checked, and it is written (and its timed_ copy).
+// Where the first call fails and the backend can still read device memory (the CPU backend), the
+// outputs are handed over as its kernels left them before the failure is reported: an output an
+// earlier kernel got wrong (a CSR list's starts) is then told beside the failure it caused (the
+// fill running past the list's end).
 template <class T>
 void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, const SetFn& call,
                   const char* what);

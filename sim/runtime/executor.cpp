@@ -177,7 +177,7 @@ bool launch_check(const char* file, int line, dim3 g, dim3 b, std::size_t shmem)
 
 namespace {
 void launch_blocks(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
-                   direct_fn direct, void* ctx) {
+                   direct_fn direct, void* ctx, bool unchecked) {
   static std::mutex one_launch_at_a_time;
   std::lock_guard<std::mutex> lock(one_launch_at_a_time);
   Launch l;
@@ -190,6 +190,7 @@ void launch_blocks(const char* file, int line, dim3 grid, dim3 block, std::size_
   l.run = run;
   l.direct = direct;
   l.ctx = ctx;
+  l.unchecked = unchecked;
   l.race_seq = race_next_launch();
   Job j;
   j.launch = &l;
@@ -216,13 +217,13 @@ void launch_blocks(const char* file, int line, dim3 grid, dim3 block, std::size_
 }  // namespace
 
 void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
-                void* ctx) {
-  launch_blocks(file, line, grid, block, shmem, run, nullptr, ctx);
+                void* ctx, bool unchecked) {
+  launch_blocks(file, line, grid, block, shmem, run, nullptr, ctx, unchecked);
 }
 
 void launch_run_direct(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem,
                        direct_fn run, void* ctx) {
-  launch_blocks(file, line, grid, block, shmem, nullptr, run, ctx);
+  launch_blocks(file, line, grid, block, shmem, nullptr, run, ctx, true);
 }
 
 }  // namespace gpulab_sim::detail

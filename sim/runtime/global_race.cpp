@@ -80,12 +80,11 @@ void report_race(const Pending& p) {
            "race on global memory (atomic and plain write)",
            both + " both wrote 4 bytes at " + at + sites +
                ", one with an atomic and one with a plain write" + barrier +
-               ": the plain write can overwrite the atomic's update. Use atomics for every "
-               "update of it, or give each thread its own output.");
+               ": the plain write can overwrite the atomic's update.");
   else
     report(finding_kind::global_race, p.t, p.file, p.line, p.func, "race on global memory",
            both + " both wrote 4 bytes at " + at + sites + " with no atomic" + barrier +
-               ": one update can be lost. Use atomicAdd, or give each thread its own output.");
+               ": one update can be lost.");
 }
 
 }  // namespace

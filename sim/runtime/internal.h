@@ -25,6 +25,7 @@ struct Launch {
   run_fn run;        // the launch's loop over threads (launch.h), on fibers
   direct_fn direct;  // or, for a barrier-free kernel in unchecked mode, without them
   void* ctx;
+  bool unchecked = false;  // built in unchecked mode: plain accesses leave no trace (launch.h)
   std::atomic<bool> aborted{false};
   std::atomic<int> error{0};   // the cudaError_t the first error finding sets
   std::uint64_t race_seq = 0;  // the global race detector's launch sequence number
@@ -101,7 +102,14 @@ cudaError_t add_alloc(void** p, std::size_t size, bool host, bool initialised, c
                       const char* file, int line);
 cudaError_t remove_alloc(void* p, bool host);
 std::string device_location(std::uintptr_t a);  // "offset 8 in a 4096-byte cudaMalloc ..."
-void race_forget_all();                         // every word: written in no launch
+// The harness's hook (harness/backend_hooks.h): the allocation at `whole` is a grader's output,
+// `bytes` of it after `before` bytes of guard zone. Its guards become red zone and its array
+// "never written" in the shadow; a copy from it carries that along (a device-to-device copy
+// copies the shadow), which is how each poisoning of an output makes it unwritten again.
+void mark_output(const void* whole, std::size_t before, std::size_t bytes, const char* name);
+// The harness's other hook: a copy out of device memory that no sticky error refuses.
+bool read_device(void* dst, const void* src, std::size_t n);
+void race_forget_all();  // every word: written in no launch
 
 // The global-memory race detector (global_race.cpp): a fresh sequence number per launch, and
 // the base of a block's tags (race_thread_tag adds the thread and epoch; race_tag holds the
@@ -139,8 +147,9 @@ cudaError_t sticky_error();
 void set_sticky_error(cudaError_t e);
 
 // Findings (report.cpp). report() records and prints; for errors it also stops the launch.
-// fail() is report() then unwinding the calling CUDA thread.
-// `times`: occurrences this one record stands for.
+// fail() is report() then unwinding the calling CUDA thread. `detail` says what happened; the
+// kind's advice (finding_kinds.def) follows it, so a call site adds none of its own. `times`:
+// occurrences this one record stands for.
 void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
             const std::string& title, const std::string& detail, std::size_t times = 1);
 [[noreturn]] void fail(finding_kind k, const Thread* t, const char* file, int line,

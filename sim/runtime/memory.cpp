@@ -37,6 +37,11 @@ struct Alloc {
   const char* what;
   const char* file;
   int line;
+  // A grader's output (mark_output): the student's array is [lo + view_off, + view_size), the
+  // rest its guard zones, which findings never count in its size or offsets.
+  std::size_t view_off = 0;
+  std::size_t view_size = 0;  // 0: no view, the allocation is the student's own
+  std::string view_name;
 };
 struct Sym {
   std::uintptr_t lo;
@@ -124,8 +129,24 @@ std::string size_words(std::size_t n) {
 }
 
 std::string alloc_words(const Alloc& a) {
+  if (a.view_size)
+    return "the " + std::to_string(a.view_size) + "-byte output " + a.view_name +
+           " (the grader's array, handed to your function)";
   return "a " + std::to_string(a.size) + "-byte " + a.what + " allocation (made at " +
          where(a.file, a.line) + ")";
+}
+
+// The student's part of an allocation: the whole, or a grader's output without its guards.
+std::uintptr_t view_lo(const Alloc& a) {
+  return a.lo + a.view_off;
+}
+std::uintptr_t view_end(const Alloc& a) {
+  return a.view_size ? a.lo + a.view_off + a.view_size : a.lo + a.size;
+}
+
+// "offset 8 in a 4096-byte cudaMalloc allocation (made at a.cu:5)", for an address in `a`'s view.
+std::string place_words(const Alloc& a, std::uintptr_t addr) {
+  return "offset " + std::to_string(addr - view_lo(a)) + " in " + alloc_words(a);
 }
 
 // Registry lookups; the caller holds the lock.
@@ -144,6 +165,15 @@ const Sym* containing_sym(Registry& r, std::uintptr_t a) {
 
 // Outside every allocation: is it in a red zone, i.e. just past one or just before one?
 std::string near_words(Registry& r, std::uintptr_t a, std::size_t n) {
+  // In a grader's output's guard zone: past the end or before the start of the output itself.
+  if (const Alloc* g = containing(r, a); g && g->view_size) {
+    if (a >= view_end(*g))
+      return "are " + size_words(a - view_end(*g)) + " past the end of " + alloc_words(*g);
+    if (a + n <= view_lo(*g))
+      return "are " + size_words(view_lo(*g) - a) + " before the start of " + alloc_words(*g);
+    return "start inside " + alloc_words(*g) + " but run " + size_words(a + n - view_end(*g)) +
+           " past its end";
+  }
   auto it = r.allocs.upper_bound(a);
   if (it != r.allocs.begin()) {
     const Alloc& p = std::prev(it)->second;
@@ -182,6 +212,25 @@ bool any_uninit(const unsigned char* s, std::size_t n) {
   return false;
 }
 
+// Bytes the shadow calls unwritten whose 32-bit word no longer holds a poison were written by
+// something no check sees: Thrust and CUB, which run as plain host code here, or host code
+// writing through a pointer. Those bytes are marked written; true when some bytes of [a, a + n)
+// are still unwritten. (A word written whole with the poison itself, or a word partly written by
+// byte stores, is taken for what its content says.)
+bool still_unwritten(std::uintptr_t a, unsigned char* s, std::size_t n) {
+  bool left = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (s[i] == shadow_init) continue;
+    std::uint32_t word;
+    std::memcpy(&word, reinterpret_cast<const void*>((a + i) & ~std::uintptr_t{3}), 4);
+    if (word != gpulab::kFreshDeviceBits && word != gpulab::kPoisonBits)
+      s[i] = shadow_init;
+    else
+      left = true;
+  }
+  return left;
+}
+
 [[noreturn]] void bad_address(Thread* t, std::uintptr_t a, std::size_t size, unsigned mode,
                               const char* file, int line, const char* func,
                               const std::string& what) {
@@ -214,8 +263,29 @@ std::string device_location(std::uintptr_t a) {
   Registry& r = reg();
   std::shared_lock<std::shared_mutex> lock(r.mu);
   const Alloc* al = containing(r, a);
-  return al ? "offset " + std::to_string(a - al->lo) + " in " + alloc_words(*al)
-            : hex(a) + " in a device allocation";
+  return al ? place_words(*al, a) : hex(a) + " in a device allocation";
+}
+
+void mark_output(const void* whole, std::size_t before, std::size_t bytes, const char* name) {
+  Registry& r = reg();
+  std::unique_lock<std::shared_mutex> lock(r.mu);
+  auto it = r.allocs.find(reinterpret_cast<std::uintptr_t>(whole));
+  if (it == r.allocs.end() || it->second.host || !bytes || before + bytes > it->second.size) return;
+  Alloc& a = it->second;
+  a.view_off = before;
+  a.view_size = bytes;
+  a.view_name = name;
+  unsigned char* s = arena_shadow + (a.lo - arena_base);
+  std::memset(s, shadow_none, before);
+  std::memset(s + before, shadow_uninit, bytes);
+  std::memset(s + before + bytes, shadow_none, a.size - before - bytes);
+}
+
+bool read_device(void* dst, const void* src, std::size_t n) {
+  unsigned char* shadow = nullptr;
+  if (!device_range(src, n, &shadow)) return false;
+  std::memcpy(dst, src, n);
+  return true;
 }
 
 void race_forget_all() {
@@ -310,7 +380,7 @@ cudaError_t add_alloc(void** p, std::size_t size, bool host, bool initialised, c
     r.holes.erase(it);
     if (left) r.holes[start + need] = left;
   }
-  const Alloc a{arena_base + start + kRedZone, size, cap, host, what, file, line};
+  const Alloc a{arena_base + start + kRedZone, size, cap, host, what, file, line, 0, 0, {}};
   std::memset(arena_shadow + (a.lo - arena_base), initialised ? shadow_init : shadow_uninit, size);
   r.allocs[a.lo] = a;
   r.bytes += size;
@@ -371,19 +441,24 @@ void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned m
   if (a - arena_base < arena_size) {
     unsigned char* s = arena_shadow + (a - arena_base);
     if (any_unallocated(s, size)) bad_address(t, a, size, mode, file, line, func, what());
-    if ((mode & rd) && any_uninit(s, size) &&
+    // (An unchecked kernel's plain writes leave the shadow as it was: its atomics judge nothing.)
+    const bool judged = !(mode & mode_atomic) || !t->block || !t->block->launch->unchecked;
+    if ((mode & rd) && judged && any_uninit(s, size) && still_unwritten(a, s, size) &&
         !counted_quietly(finding_kind::uninitialised_read, t, file, line)) {
       Registry& r = reg();
       std::shared_lock<std::shared_mutex> lock(r.mu);
       const Alloc* al = containing(r, a);
-      const std::string in = al ? "offset " + std::to_string(a - al->lo) + " in " + alloc_words(*al)
-                                : std::string("a device allocation");
+      const std::string in = al ? place_words(*al, a) : std::string("a device allocation");
+      const bool output = al && al->view_size;
       lock.unlock();
       report(finding_kind::uninitialised_read, t, file, line, func,
-             "read of uninitialised device memory",
-             what() + " that nothing wrote before: " + in +
-                 ". Did you copy the input to the device (cudaMemcpy) or initialise it "
-                 "(cudaMemset) first?");
+             output ? "read of an output before it was written"
+                    : "read of uninitialised device memory",
+             std::string(mode & mode_atomic ? "an atomic on " : "a read of ") + what() +
+                 " that nothing wrote before: " + in +
+                 (output ? ", which arrives filled with a poison value, not zeros."
+                         : ". A GPU gives such memory no value (this backend fills it with a NaN "
+                           "pattern)."));
     }
     if (mode & wr) {
       std::memset(s, shadow_init, size);

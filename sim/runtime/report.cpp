@@ -17,8 +17,8 @@ namespace gpulab_sim {
 
 const char* kind_name(finding_kind k) {
   switch (k) {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
-  case finding_kind::name:                                            \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
     return #name;
 #include <gpulab_sim/finding_kinds.def>
   }
@@ -32,19 +32,30 @@ constexpr std::size_t kPrintedPerSite = 3;
 
 bool is_error(finding_kind k) {
   switch (k) {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
-  case finding_kind::name:                                            \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
     return std::string_view(#severity) == "error";
 #include <gpulab_sim/finding_kinds.def>
   }
   return true;
 }
 
+// What to change, said once per kind in the table.
+const char* advice(finding_kind k) {
+  switch (k) {
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
+    return advice;
+#include <gpulab_sim/finding_kinds.def>
+  }
+  return "";
+}
+
 // What an error inside a kernel makes the launch return.
 cudaError_t error_code(finding_kind k) {
   switch (k) {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
-  case finding_kind::name:                                            \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
+  case finding_kind::name:                                                    \
     return cuda_error;
 #include <gpulab_sim/finding_kinds.def>
   }
@@ -173,9 +184,10 @@ std::string in_macro_words() {
 }  // namespace
 
 void report(finding_kind k, const Thread* t, const char* file, int line, const char* func,
-            const std::string& title, const std::string& raw_detail, std::size_t times) {
-  const std::string detail = raw_detail + in_macro_words();
+            const std::string& title, const std::string& facts, std::size_t times) {
   const bool error = is_error(k);
+  const std::string said = facts + in_macro_words();
+  const std::string detail = *advice(k) ? said + " " + advice(k) : said;
   const Launch* l = t ? t->block->launch : nullptr;
   if (error && l) {
     Launch* ml = t->block->launch;

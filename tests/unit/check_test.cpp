@@ -17,6 +17,7 @@
 #include "gather_dataset.h"
 #include "lab_config.h"
 #include "npy.h"
+#include "poison.h"
 #include "sealed_file.h"
 #include "sealed_outputs.h"
 #include "sealed_test_outputs.h"
@@ -166,4 +167,30 @@ TEST_CASE("a segment_sets output is compared cell by cell, in any order inside a
   CHECK(test::contains(bad.message, "the first is cell " + gpulab::index_string(first, {2, 4, 3}) +
                                         " (id " + std::to_string(first) + ")"));
   CHECK(test::contains(bad.message, "cell_count: all 25 values exact"));
+  // The wrong output is told first, before the right ones.
+  CHECK(bad.message.rfind("particle_index:", 0) == 0);
+
+  // Wrong starts as well: told before the cells they lay out, whatever lab.json's order.
+  std::vector<int32_t> shifted = start;
+  for (auto& s : shifted) ++s;
+  gpulab::write_npy(out / "cell_start.npy", {shifted.size()}, shifted.data());
+  const gpulab::CheckResult both =
+      gpulab::check_outputs(lab, *part, ds, test::sealed_outputs(out), false);
+  INFO(both.message);
+  CHECK(both.message.rfind("cell_start:", 0) == 0);
+  CHECK(both.message.find("particle_index:") > both.message.find("cell_start:"));
+  CHECK(both.message.find("cell_count:") > both.message.find("particle_index:"));
+
+  // A failed run's outputs as its kernels left them: the wrong ones it wrote, in data-flow order;
+  // an output nothing wrote (the kernel the failure stopped first) and a right one are left out.
+  std::vector<int32_t> unwritten(index.size(), gpulab::kPoisonInt);
+  gpulab::write_npy(out / "particle_index.npy", {unwritten.size()}, unwritten.data());
+  std::string left = gpulab::outputs_left_by_failure(lab, *part, ds, test::sealed_outputs(out));
+  INFO(left);
+  CHECK(left.rfind("Where your code's kernels had left its outputs when it failed:\ncell_start:",
+                   0) == 0);
+  CHECK(left.find("particle_index") == std::string::npos);
+  CHECK(left.find("cell_count") == std::string::npos);
+  gpulab::write_npy(out / "cell_start.npy", {start.size()}, start.data());
+  CHECK(gpulab::outputs_left_by_failure(lab, *part, ds, test::sealed_outputs(out)).empty());
 }

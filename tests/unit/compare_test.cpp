@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "poison.h"
@@ -153,7 +155,36 @@ TEST_CASE("CompareResult::message tells a student what went wrong and where") {
     const std::string msg = compare(got, expected, magnitude, tol).message("potential", shape);
     INFO(msg);
     CHECK(contains(msg, "NaN"));
+    CHECK(contains(msg, "computed"));
     CHECK_FALSE(contains(msg, "never written"));
+    CHECK_FALSE(contains(msg, "arrives filled"));  // not the output's fault
+  }
+  // A NaN keeps its payload through arithmetic: where it came from is told by it.
+  const auto nan_with = [](uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    volatile float one = 1.0f;  // volatile: the sum made at run time, not folded
+    return f * one + one;
+  };
+  SUBCASE("NaN made from never-written device memory: the student's scratch, not the output") {
+    got[7] = nan_with(gpulab::kFreshDeviceBits);
+    const CompareResult r = compare(got, expected, magnitude, tol);
+    CHECK(r.n_nan_scratch == 1);
+    const std::string msg = r.message("potential", shape);
+    INFO(msg);
+    CHECK(contains(msg, "cudaMalloc"));
+    CHECK(contains(msg, "read before writing it"));
+    CHECK_FALSE(contains(msg, "arrives filled"));
+  }
+  SUBCASE("NaN made from the output's own poison (negated): the output is to blame") {
+    got[7] = -nan_with(gpulab::kPoisonBits);
+    const CompareResult r = compare(got, expected, magnitude, tol);
+    CHECK(r.n_nan_output == 1);
+    CHECK(r.n_unwritten == 0);
+    const std::string msg = r.message("potential", shape);
+    INFO(msg);
+    CHECK(contains(msg, "set it first"));
+    CHECK_FALSE(contains(msg, "cudaMalloc"));
   }
   SUBCASE("value outside the bound") {
     expected[17] = 2.5;  // [1][1][1]
@@ -268,6 +299,13 @@ TEST_CASE("compare_exact: integers match bit for bit, and the poison word means 
   const std::string m = r.message("sums", shape);
   CHECK(contains(m, "2 of 5 values are wrong"));
   CHECK(contains(m, "at [1]: expected -5, got -4 (off by 1)"));
+  CHECK_FALSE(contains(m, "never wrote"));
+
+  // The word the CPU backend fills new cudaMalloc memory with: copied from scratch never set.
+  got = expected;
+  got[2] = static_cast<int32_t>(gpulab::kFreshDeviceBits);
+  r = gpulab::compare_exact(got.data(), expected.data(), got.size());
+  CHECK(contains(r.message("sums", shape), "allocated and never wrote"));
 
   got = expected;
   got[4] = gpulab::kPoisonInt;

@@ -152,6 +152,55 @@ void private_histogram_k(int* out, int planted) {
   if (last < 4) WR(out[4 * blockIdx.x + last]) = RD(hist[last]);
 }
 
+// A private histogram of 64 bins in a block of 32 threads: the planted bug zeroes one bin per
+// thread (only bins 0..31), then counts into even bins and reads every bin out.
+void one_bin_per_thread_k(int* out, int planted) {
+  SHARED(int[64], bins, 10);
+  const unsigned t = threadIdx.x;
+  if (planted)
+    WR(bins[t]) = 0;
+  else
+    for (unsigned b = t; b < 64; b += blockDim.x) WR(bins[b]) = 0;
+  __syncthreads();
+  atomicAdd(&bins[(2 * t) % 64], 1);
+  __syncthreads();
+  for (unsigned b = t; b < 64; b += blockDim.x) WR(out[b]) = RD(bins[b]);
+}
+// A neighbour's value added on one line with no barrier in between: a missing barrier, though
+// both accesses are at one line.
+void neighbour_k(int* out) {
+  SHARED(int[64], s, 11);
+  const unsigned t = threadIdx.x;
+  WR(s[t]) = static_cast<int>(t);
+  __syncthreads();
+  RW(s[t]) += RD(s[(t + 32) % 64]);
+  __syncthreads();
+  WR(out[t]) = RD(s[t]);
+}
+// A sum tree's up-sweep in place with no barrier between its steps: thread t's step k
+// read-modify-writes what thread t' did at step k - 1, at the same line; a missing barrier.
+void tree_k(int* out) {
+  SHARED(int[256], s, 12);
+  const unsigned t = threadIdx.x;
+  WR(s[t]) = 1;
+  __syncthreads();
+  for (unsigned stride = 1; stride < 256; stride *= 2) {
+    const unsigned i = (t + 1) * 2 * stride - 1;
+    if (i < 256) RW(s[i]) += RD(s[i - stride]);
+  }
+  __syncthreads();
+  WR(out[t]) = RD(s[t]);
+}
+// A grader's output (mark_output): accumulated into before anything set it, or set first; and
+// one thread too many.
+void accumulate_k(int* out, int planted) {
+  if (!planted) WR(out[threadIdx.x]) = 0;
+  RW(out[threadIdx.x]) += 1;
+}
+void fill_k(int* out) {
+  WR(out[threadIdx.x]) = 1;
+}
+
 void trap_k(int* out, int planted) {
   if (planted && threadIdx.x == 3) __trap();
   WR(out[threadIdx.x]) = __ldg(&out[threadIdx.x]) + 1;
@@ -375,7 +424,7 @@ TEST_SUITE("detectors") {
     fresh();
   }
 
-  TEST_CASE("uninitialised global reads are warnings, counted per site; clean twin") {
+  TEST_CASE("uninitialised global reads go on as warnings do, counted per site; clean twin") {
     fresh();
     float* in = nullptr;
     float* out = nullptr;
@@ -412,6 +461,25 @@ TEST_SUITE("detectors") {
     cudaFree(out);
   }
 
+  TEST_CASE("device memory written where no check sees (Thrust's CPU back-end) is written") {
+    fresh();
+    float* in = nullptr;
+    float* out = nullptr;
+    REQUIRE(cudaMalloc(&in, 64 * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&out, 64 * sizeof(float)) == cudaSuccess);
+    // As Thrust's C++ back-end writes device memory here: plain host stores, whole words.
+    for (int i = 0; i < 32; ++i) in[i] = static_cast<float>(i);
+    LAUNCH(sum_k, 1, 32, 0, out, in);
+    CHECK(gpulab_sim::findings().empty());
+    CHECK(to_host(out, 32)[31] == 32.0f);
+    LAUNCH(sum_k, 1, 64, 0, out, in);  // words 32..63 still hold the fresh memory's poison
+    const auto f = found(finding_kind::uninitialised_read);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].count == 32);
+    cudaFree(in);
+    cudaFree(out);
+  }
+
   TEST_CASE("uninitialised shared reads; clean twin") {
     fresh();
     int* out = nullptr;
@@ -423,7 +491,62 @@ TEST_SUITE("detectors") {
     REQUIRE(f.size() == 1);
     CHECK(f[0].count == 3 * 32);
     CHECK(f[0].message.find("shared") != std::string::npos);
+    CHECK(f[0].message.find("declared at") != std::string::npos);  // where the array is made
     cudaFree(out);
+  }
+
+  TEST_CASE("an atomic on shared memory nothing wrote is an uninitialised read; clean twin") {
+    fresh();
+    int* out = nullptr;
+    REQUIRE(cudaMalloc(&out, 64 * sizeof(int)) == cudaSuccess);
+    LAUNCH(one_bin_per_thread_k, 2, 32, 0, out, 0);
+    CHECK(gpulab_sim::findings().empty());
+    CHECK(to_host(out, 64)[2] == 1);
+    // Every block, whatever its bins held before: bins 32..62 (even) take atomics unzeroed,
+    // bins 33..63 (odd) are read out unwritten.
+    LAUNCH(one_bin_per_thread_k, 2, 32, 0, out, 1);
+    const auto f = found(finding_kind::uninitialised_read);
+    REQUIRE(f.size() == 2);
+    CHECK(f[0].message.find("updates, with an atomic, 4 bytes of __shared__ bins") !=
+          std::string::npos);
+    CHECK(f[0].count == 2 * 16);
+    CHECK(f[1].message.find("reads 4 bytes of __shared__ bins") != std::string::npos);
+    CHECK(f[1].count == 2 * 16);
+    CHECK(f[0].message.find("set shared memory in each block") != std::string::npos);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);  // the kernel is not stopped
+    cudaFree(out);
+  }
+
+  TEST_CASE("a grader's output: named without its guards, unwritten until set, guards outside") {
+    fresh();
+    constexpr std::size_t guard = 256, bytes = 16 * sizeof(int);
+    int* whole = nullptr;
+    int* image = nullptr;  // the poisoned image each poisoning copies from (run_part.h)
+    REQUIRE(cudaMalloc(&whole, 2 * guard + bytes) == cudaSuccess);
+    REQUIRE(cudaMalloc(&image, 2 * guard + bytes) == cudaSuccess);
+    gpulab_sim::detail::mark_output(image, guard, bytes, "counts");
+    gpulab_sim::detail::mark_output(whole, guard, bytes, "counts");
+    int* out = whole + guard / sizeof(int);
+    LAUNCH(accumulate_k, 1, 16, 0, out, 0);
+    CHECK(gpulab_sim::findings().empty());
+    // Poisoned again: a device-to-device copy carries the image's shadow.
+    REQUIRE(cudaMemcpy(whole, image, 2 * guard + bytes, cudaMemcpyDeviceToDevice) == cudaSuccess);
+    LAUNCH(accumulate_k, 1, 16, 0, out, 1);
+    auto f = found(finding_kind::uninitialised_read);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].count == 16);
+    CHECK(f[0].message.find("read of an output before it was written") != std::string::npos);
+    CHECK(f[0].message.find("offset 0 in the 64-byte output counts") != std::string::npos);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    gpulab_sim::clear_findings();
+    LAUNCH(fill_k, 1, 17, 0, out);  // one past the end: in the guard zone
+    f = found(finding_kind::out_of_bounds);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].message.find("0 bytes past the end of the 64-byte output counts") !=
+          std::string::npos);
+    CHECK(f[0].message.find(std::to_string(2 * guard + bytes)) == std::string::npos);
+    CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+    fresh();
   }
 
   TEST_CASE("shared-memory races between warps and lockstep reliance within a warp") {
@@ -453,13 +576,38 @@ TEST_SUITE("detectors") {
     LAUNCH(atomics_only_k, 4, 256, 0, hits);
     CHECK(gpulab_sim::findings().empty());  // atomics do not race with each other
     CHECK(to_host(hits, 4)[3] == 256);
-    // One line reading and writing a shared counter: the advice is an atomic, not a barrier.
+    // Threads reading and writing back a shared counter: a lost update, whose advice is an
+    // atomic, not a barrier; between warps and inside one.
     LAUNCH(counter_k, 4, 256, 0, hits, 0);
     CHECK(gpulab_sim::findings().empty());
-    LAUNCH(counter_k, 4, 256, 0, hits, 1);
-    const auto lost = found(finding_kind::shared_race);
-    REQUIRE_FALSE(lost.empty());
-    CHECK(lost[0].message.find("make it an atomic") != std::string::npos);
+    for (unsigned threads : {256u, 32u}) {
+      gpulab_sim::clear_findings();
+      LAUNCH(counter_k, 4, threads, 0, hits, 1);
+      const auto lost = found(finding_kind::lost_update);
+      REQUIRE_FALSE(lost.empty());
+      CHECK(lost[0].message.find("make it an atomic") != std::string::npos);
+      CHECK(found(finding_kind::shared_race).empty());
+      CHECK(found(finding_kind::warp_lockstep).empty());
+    }
+    // A neighbour's value read on the same line that writes its own: a missing barrier.
+    gpulab_sim::clear_findings();
+    int* sums = nullptr;
+    REQUIRE(cudaMalloc(&sums, 256 * sizeof(int)) == cudaSuccess);
+    for (const bool tree : {false, true}) {
+      gpulab_sim::clear_findings();
+      if (tree)
+        LAUNCH(tree_k, 1, 256, 0, sums);  // read-modify-writes both, at different steps
+      else
+        LAUNCH(neighbour_k, 1, 64, 0, sums);
+      const auto raced = found(finding_kind::shared_race);
+      REQUIRE_FALSE(raced.empty());
+      CHECK(found(finding_kind::lost_update).empty());
+      for (const auto& r : raced) {
+        CHECK(r.message.find("Add __syncthreads()") != std::string::npos);
+        CHECK(r.message.find("atomic") == std::string::npos);
+      }
+    }
+    cudaFree(sums);
     // An atomic and a plain access of another thread with no barrier between them race too.
     gpulab_sim::clear_findings();
     int* counts = nullptr;

@@ -23,7 +23,7 @@ struct KindRow {
   cudaError_t code;
 };
 const std::vector<KindRow> kKinds = {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) \
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) \
   {finding_kind::name, #name, std::strcmp(#severity, "error") == 0, cuda_error},
 #include <gpulab_sim/finding_kinds.def>
 };

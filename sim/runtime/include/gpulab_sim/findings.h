@@ -12,7 +12,7 @@ namespace gpulab_sim {
 
 // The kinds, their names, severities and grading verdicts: finding_kinds.def.
 enum class finding_kind {
-#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what) name,
+#define GPULAB_SIM_FINDING(name, severity, grading, cuda_error, what, advice) name,
 #include "finding_kinds.def"
 };
 const char* kind_name(finding_kind k);

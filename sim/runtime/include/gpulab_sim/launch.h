@@ -18,8 +18,10 @@ using run_fn = void (*)(void* ctx, Worker* w, BlockRun& b);
 // every thread in turn in the one Thread t (block.cpp).
 using direct_fn = void (*)(void* ctx, Thread& t, unsigned first);
 bool launch_check(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem);
+// unchecked: the kernel was built in unchecked mode, whose plain accesses leave no trace, so
+// what an atomic finds unwritten may have been written (nothing is judged unwritten).
 void launch_run(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem, run_fn run,
-                void* ctx);
+                void* ctx, bool unchecked);
 void launch_run_direct(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem,
                        direct_fn run, void* ctx);
 void thread_exit_slow(Thread* t);
@@ -62,6 +64,18 @@ inline Thread* thread_next(BlockRun& b, Thread* t, Worker* w) {
 }
 }  // namespace detail
 
+// A launch of a kernel that the rewriter proved barrier-free: neither it nor anything it calls
+// has a __syncthreads, a warp operation or a __shared__ variable (sim/rewriter/barrier_free.cpp).
+// Checked, that is the launch above. Unchecked, each block is a plain loop over its threads on
+// the OS thread, without fibers or per-thread bookkeeping, so a kernel of one line runs close to
+// the same loop in plain C++ (docs/PERF.md).
+// A launch (contract item 1). In each mode's namespace, since it tells the runtime which mode
+// the kernel was built in.
+#ifdef GPULAB_SIM_UNCHECKED
+inline namespace unchecked {
+#else
+inline namespace checked {
+#endif
 template <class F, class... A>
 void launch(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem,
             cudaStream_t stream, F&& kernel, A&&... args) {
@@ -86,19 +100,13 @@ void launch(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem
       std::apply(x.kernel, mine);
     }
   };
-  detail::launch_run(file, line, grid, block, shmem, run, &ctx);
+#ifdef GPULAB_SIM_UNCHECKED
+  detail::launch_run(file, line, grid, block, shmem, run, &ctx, true);
+#else
+  detail::launch_run(file, line, grid, block, shmem, run, &ctx, false);
+#endif
 }
 
-// A launch of a kernel that the rewriter proved barrier-free: neither it nor anything it calls
-// has a __syncthreads, a warp operation or a __shared__ variable (sim/rewriter/barrier_free.cpp).
-// Checked, that is the launch above. Unchecked, each block is a plain loop over its threads on
-// the OS thread, without fibers or per-thread bookkeeping, so a kernel of one line runs close to
-// the same loop in plain C++ (docs/PERF.md).
-#ifdef GPULAB_SIM_UNCHECKED
-inline namespace unchecked {
-#else
-inline namespace checked {
-#endif
 template <class F, class... A>
 void launch_barrier_free(const char* file, int line, dim3 grid, dim3 block, std::size_t shmem,
                          cudaStream_t stream, F&& kernel, A&&... args) {

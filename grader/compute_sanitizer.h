@@ -86,8 +86,8 @@ bool sanitizer_fails(const SanitizerReport& r, int exit_code);
 struct ToolRunEnd {
   int exit_code = 0;  // the wrapped command's (the sandbox passes a killed child on as 128 + n)
   int signal = 0;     // the signal that ended it, where one did
-  bool timed_out = false;      // stopped by gpulab's limit on the clock
-  bool runner_spoke = false;   // the runner under the tool handed over an output or its record
+  bool timed_out = false;     // stopped by gpulab's limit on the clock
+  bool runner_spoke = false;  // the runner under the tool handed over an output or its record
 };
 
 // Why a run under the tool fails its dataset though no error of the tool's was counted, or ""

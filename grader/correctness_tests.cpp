@@ -131,7 +131,8 @@ bool CorrectnessTests::grade(const PartSpec& part) {
               "\nThe outputs are right, but the CPU backend found a bug that can give "
               "wrong results on a GPU:";
         else if (r.c.pass && sanitized.cut_short)
-          line += "\nThe outputs are right, but the run under compute-sanitizer cut the tool short:";
+          line +=
+              "\nThe outputs are right, but the run under compute-sanitizer cut the tool short:";
         else if (r.c.pass && sanitized.fails)
           line +=
               "\nThe outputs are right, but compute-sanitizer found a bug that can give wrong "

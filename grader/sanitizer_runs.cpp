@@ -146,13 +146,13 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
       const RunOutcome& o = runs[j * n_tools + t].o;
       const SanitizerReport& r = runs[j * n_tools + t].r;
       const bool fails = sanitizer_fails(r, o.process.exit_code);
-      const std::string cut = sanitizer_cut_short(
-          r, {o.process.exit_code, o.process.signal, o.timed_out,
-              !o.result.is_null() || !o.outputs->names().empty()});
+      const std::string cut =
+          sanitizer_cut_short(r, {o.process.exit_code, o.process.signal, o.timed_out,
+                                  !o.result.is_null() || !o.outputs->names().empty()});
       if (!cut.empty()) {  // whatever the log shows besides: the tool did not see the whole run
         v.fails = v.cut_short = true;
         v.notes += "\n  compute-sanitizer " + tool + cut +
-                   ". gpulab runs each GPU part's public datasets under the tool too, and a run "
+                   ". This lab's public datasets run under the tool too, and a run "
                    "that does not let it finish, or that touches its log, fails the dataset. Does "
                    "your code signal other processes or write files? `gpulab run --sanitize` "
                    "shows the tool's own words.";

@@ -75,7 +75,10 @@ class DeviceInputs : public MovingInputs {
  public:
   // `host` (the dataset's array) outlives this: the inputs are checked against it.
   DeviceInputs(RunContext& ctx, std::string name, const T* host, size_t count)
-      : MovingInputs(ctx, std::move(name), sizeof(T)), host_(host), count_(count), pristine_(count) {
+      : MovingInputs(ctx, std::move(name), sizeof(T)),
+        host_(host),
+        count_(count),
+        pristine_(count) {
     if (count) pristine_.upload(host);
     for (int s = 0; s < sets(); ++s) {
       sets_.emplace_back(count + room());

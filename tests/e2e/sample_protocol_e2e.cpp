@@ -135,10 +135,9 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
 
   // The reference's timed runs (grader/timed_tests.cpp): the same samples, times and outputs,
   // its inputs unchecked after its calls.
-  const SampledRun trusted =
-      run_sampled(lab, part, base, samples, root, {gpulab::kReferenceFlag});
-  REQUIRE_MESSAGE(trusted.process.ok(),
-                  trusted.process.describe() << "\n" << trusted.process.output);
+  const SampledRun trusted = run_sampled(lab, part, base, samples, root, {gpulab::kReferenceFlag});
+  REQUIRE_MESSAGE(trusted.process.ok(), trusted.process.describe() << "\n"
+                                                                   << trusted.process.output);
   CHECK_MESSAGE(trusted.channel->problem().empty(), trusted.channel->problem());
   CHECK(trusted.stage->handed_over() == 2);
   CHECK(trusted.channel->samples().size() == 2);

@@ -187,11 +187,12 @@ TEST_CASE("a clean run finds nothing; one the tool never started is told apart")
   CHECK_FALSE(sanitizer_fails(none, 1));
 }
 
-TEST_CASE("a tool the run killed, stopped early or whose log it removed fails; a machine's does not") {
+TEST_CASE(
+    "a tool the run killed, stopped early or whose log it removed fails; a machine's does not") {
   using gpulab::sanitizer_cut_short;
   using gpulab::ToolRunEnd;
-  const SanitizerReport whole = parse_sanitizer_log(
-      kBanner + "========= ERROR SUMMARY: 0 errors\n", "memcheck");
+  const SanitizerReport whole =
+      parse_sanitizer_log(kBanner + "========= ERROR SUMMARY: 0 errors\n", "memcheck");
   const SanitizerReport started = parse_sanitizer_log(kBanner, "memcheck");
   const SanitizerReport none = parse_sanitizer_log("", "memcheck");
   REQUIRE(whole.summarized);

@@ -124,7 +124,7 @@ TEST_CASE("github-classroom: no score (the grader failed, or was stopped): point
 TEST_CASE("github-classroom: an adjusted score is a line of its own, the total the score given") {
   Report r = sim_report();
   r.tests[1] = make_test("scan: correctness on the public datasets", 20, 20, true, "all passed");
-  r.adjustment = gpulab::ScoreAdjustment{24, "late by 1 day: 20% off"};
+  r.adjustment = gpulab::ScoreAdjustment{24, "late by 1 day: 20% off", 0.2};
   const json j = classroom(r);
   CHECK(sum_of_scores(j) == doctest::Approx(24));
   const json& line = j["tests"].back();

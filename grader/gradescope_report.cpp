@@ -4,6 +4,7 @@
 
 #include "markdown_text.h"
 #include "report_formats.h"
+#include "score_lines.h"
 #include "stop_signals.h"
 
 namespace gpulab {
@@ -60,10 +61,12 @@ std::string not_graded_section(const Report& report) {
 // was not graded here. Each line of text escaped: an intake note names the submission's files.
 std::string output_markdown(const Report& report) {
   std::vector<std::string> blocks;
+  // Students read the output before the tests on hidden datasets are shown: its lines count
+  // only the tests shown now (score_lines.h).
   if (report.adjustment && report.scored())
-    blocks.push_back("**Score given: " + points_text(report.adjustment->score) + " of " +
-                     points_text(report.max_score()) + "**. " +
-                     markdown_text(report.adjustment->why));
+    // gpulab's own words and numbers: nothing of the submission's to escape.
+    blocks.push_back("**" + score_given_line(report, HiddenTests::kHeldBack) + "**. " +
+                     markdown_text(adjustment_line(report, HiddenTests::kHeldBack)));
   const std::string headline = report_headline(report);
   size_t at = 0;
   while (at < headline.size()) {
@@ -138,9 +141,10 @@ json gradescope_results(const Report& report) {
          {"reference_ms", r.reference_ms},
          {"ratio", r.ratio}});
   if (report.adjustment)
+    // For instructors: the full numbers.
     j["extra_data"]["adjustment"] = {{"score", report.adjustment->score},
                                      {"tests_score", report.score()},
-                                     {"why", report.adjustment->why}};
+                                     {"why", adjustment_line(report, HiddenTests::kCounted)}};
   if (!report.grader_error.empty()) j["extra_data"]["grader_error"] = report.grader_error;
   if (report.stopped_by) j["extra_data"]["stopped"] = {{"signal", signal_name(report.stopped_by)}};
   return j;

@@ -335,15 +335,16 @@ int main(int argc, char** argv) {
   auto* gs_seed_opt =
       gs_cmd->add_option("--hidden-seed", gs_seed, "The hidden datasets' secret (as grade)");
   PrairieLearnPackage pl;
-  pl.image = default_prairielearn_image();
   auto* pl_cmd = package_cmd->add_subcommand(
       "prairielearn", "A PrairieLearn question for one lab and its grader image (CPU backend)");
   pl_cmd->add_option("lab", pl.lab, "Lab id")->required();
   pl_cmd->add_option("--out", pl.out, "An empty folder: question/ and image/ go in it")->required();
   auto* pl_seed_opt =
       pl_cmd->add_option("--hidden-seed", pl.hidden_seed, "The hidden datasets' secret (as grade)");
-  pl_cmd->add_option("--image", pl.image, "The image's name in the course's registry")
-      ->capture_default_str();
+  pl_cmd->add_option("--image-account", pl.image_account,
+                     "The Docker Hub account or organization the course's PrairieLearn pulls "
+                     "from: the image is ACCOUNT/gpulab-prairielearn:<version>");
+  pl_cmd->add_option("--image", pl.image, "The image's whole name instead, ACCOUNT/NAME[:TAG]");
 
   std::string dist_out;
   auto* dist_cmd = app.add_subcommand(

@@ -105,20 +105,35 @@ void write_file(const fs::path& path, const std::string& content, bool executabl
 
 }  // namespace
 
-std::string default_prairielearn_image() {
-  return std::string("gpulab-prairielearn:") + GPULAB_VERSION;
+std::string prairielearn_image(const PrairieLearnPackage& p) {
+  const std::string how =
+      " (the Docker Hub account or organization the course's PrairieLearn pulls images from): "
+      "--image-account ACCOUNT names the image ACCOUNT/gpulab-prairielearn:" +
+      std::string(GPULAB_VERSION) + ", or --image ACCOUNT/NAME:TAG names it whole";
+  if (!p.image.empty()) {
+    const size_t slash = p.image.find('/');
+    if (slash == std::string::npos || slash == 0)
+      throw std::runtime_error("--image " + p.image + ": the name needs an account part" + how);
+    return p.image;
+  }
+  if (p.image_account.empty())
+    throw std::runtime_error("the grader image's name needs an account part" + how);
+  if (p.image_account.find_first_of("/: ") != std::string::npos)
+    throw std::runtime_error("--image-account " + p.image_account +
+                             ": an account or organization alone, without / or :");
+  return p.image_account + "/gpulab-prairielearn:" + GPULAB_VERSION;
 }
 
 int make_prairielearn_package(const PrairieLearnPackage& p, std::ostream& log) {
   const Paths paths = Paths::current();
   const LabConfig lab = LabConfig::load_id(paths.source, p.lab);
-  if (p.image.empty()) throw std::runtime_error("--image: the image's name is empty");
+  const std::string image_name = prairielearn_image(p);
   if (fs::exists(p.out) && !(fs::is_directory(p.out) && fs::is_empty(p.out)))
     throw std::runtime_error(p.out.string() +
                              " exists and is not an empty folder: give a new one (the package "
                              "writes question/ and image/ under it)");
   const fs::path question = p.out / "question", image = p.out / "image";
-  write_file(question / "info.json", info_json(lab, p.image), false);
+  write_file(question / "info.json", info_json(lab, image_name), false);
   write_file(question / "question.html", question_html(lab), false);
   // The grader's inputs, in files of their own so the entrypoint reads each as it is (any text).
   write_file(question / "tests" / "lab", lab.id, false);
@@ -142,8 +157,10 @@ int make_prairielearn_package(const PrairieLearnPackage& p, std::ostream& log) {
       << " in question/ (copy it into the course's questions/; its tests/ holds the hidden seed, "
          "so keep the course repository private to its staff), and the grader image's build "
          "context in image/ ("
-      << sources.size() << " gpulab sources; build it with `docker build -t " << p.image << " "
-      << image.string() << "` and push it where the course's PrairieLearn pulls images)\n";
+      << sources.size() << " gpulab sources; build it with `docker build --platform "
+      << kPrairieLearnPlatform << " -t " << image_name << " " << image.string()
+      << "` and push it with `docker push " << image_name
+      << "` where the course's PrairieLearn pulls images)\n";
   return 0;
 }
 

@@ -18,14 +18,24 @@ namespace gpulab {
 struct PrairieLearnPackage {
   std::string lab;
   std::string hidden_seed;
-  // The image's name as the course's PrairieLearn pulls it (a registry's name for it).
+  // The image's name as the course's PrairieLearn pulls it, ACCOUNT/NAME[:TAG] (--image); empty:
+  // `image_account`'s gpulab-prairielearn:<version>.
   std::string image;
   std::filesystem::path out;
+  // The Docker Hub account or organization the course's PrairieLearn pulls the image from
+  // (--image-account): the account part the default name needs.
+  std::string image_account;
 };
 
-// The image's name where none is given: gpulab's version, so a question names the image its
-// grader was packaged with.
-std::string default_prairielearn_image();
+// The image's name: `p.image`, else `p.image_account`/gpulab-prairielearn:<gpulab's version>, so a
+// question names the image its grader was packaged with. A name without an account part cannot
+// be pushed to the registry PrairieLearn pulls from, nor synced: throws std::runtime_error
+// saying which option to give.
+std::string prairielearn_image(const PrairieLearnPackage& p);
+
+// How the printed build command builds the image: for the machines PrairieLearn grades on
+// (x86-64), whatever machine builds it (an ARM laptop's image would not run there).
+inline constexpr const char* kPrairieLearnPlatform = "linux/amd64";
 
 // Writes the package; throws std::runtime_error naming the problem (an unknown lab, an out
 // folder that is not empty).

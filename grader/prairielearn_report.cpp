@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "report_formats.h"
+#include "score_lines.h"
 
 namespace gpulab {
 
@@ -115,10 +116,11 @@ nlohmann::json prairielearn_results(const Report& report) {
   if (gradable) {
     const double max = report.max_score();
     j["score"] = std::clamp(report.final_score() / max, 0.0, 1.0);
+    // PrairieLearn shows every test at once, the hidden datasets' too: its lines count them.
     if (report.adjustment) {
       if (!message.empty() && message.back() != '\n') message += "\n";
-      message += "Score given: " + points_text(report.adjustment->score) + " of " +
-                 points_text(max) + " points (" + report.adjustment->why + ").";
+      message += score_given_line(report, HiddenTests::kCounted) + " points (" +
+                 adjustment_line(report, HiddenTests::kCounted) + ").";
     }
   }
   j["message"] = message;

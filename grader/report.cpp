@@ -6,6 +6,7 @@
 
 #include "number_text.h"
 #include "safe_text.h"
+#include "score_lines.h"
 #include "stop_signals.h"
 
 namespace gpulab {
@@ -53,7 +54,8 @@ double Report::max_score() const {
   return s;
 }
 
-std::string Report::summary(const TerminalStyle& style) const {
+std::string Report::summary(const TerminalStyle& style, bool student) const {
+  const HiddenTests hidden = student ? HiddenTests::kHeldBack : HiddenTests::kCounted;
   std::string s;
   char buf[512];
   if (stopped_by)
@@ -61,7 +63,7 @@ std::string Report::summary(const TerminalStyle& style) const {
   if (!grader_error.empty())
     return style.fail("grader error") + " (no score given): " + safe_text(grader_error) + "\n";
   for (const auto& t : tests) {
-    if (t.visibility == "hidden") continue;
+    if (t.visibility == "hidden" || !counts(t, hidden)) continue;
     // A test worth nothing that did not pass was not graded here (no GPU, timing off).
     const char* status = t.info ? "--" : t.passed ? "ok" : t.max_score > 0 ? "FAIL" : "--";
     std::snprintf(buf, sizeof buf, "%-6s", status);
@@ -69,11 +71,16 @@ std::string Report::summary(const TerminalStyle& style) const {
     std::snprintf(buf, sizeof buf, " %6.1f / %-6.1f ", t.score, t.max_score);
     s += buf + safe_text(t.name) + "\n";
   }
-  std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f", score(), max_score());
+  const CountedPoints counted = counted_points(*this, hidden);
+  std::snprintf(buf, sizeof buf, "  total  %6.1f / %-6.1f", counted.score, counted.max);
   s += style.heading(buf) + "\n";
   if (adjustment) {
-    std::snprintf(buf, sizeof buf, "  given  %6.1f", adjustment->score);
-    s += style.heading(buf) + "  (" + safe_text(adjustment->why) + ")\n";
+    const std::optional<double> given = given_points(*this, hidden);
+    if (given)
+      std::snprintf(buf, sizeof buf, "  given  %6.1f", *given);
+    else
+      std::snprintf(buf, sizeof buf, "  given  %6s", "-");
+    s += style.heading(buf) + "  (" + safe_text(adjustment_line(*this, hidden)) + ")\n";
   }
   if (!output.empty()) s += safe_text(output) + "\n";
   return s;

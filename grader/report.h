@@ -76,10 +76,14 @@ std::string points_text(double points);
 std::optional<SubmissionOutcome> outcome_named(const std::string& name);
 
 // A score that replaces the tests' sum (a late penalty, a submission past the limit): the
-// tests keep their points, and every output gives this score with the reason.
+// tests keep their points, and every output gives this score with the reason. The reason names
+// no points: each line a reader sees adds those it may count (score_lines.h), so that a student
+// shown the tests on hidden datasets later reads nothing of them now.
 struct ScoreAdjustment {
-  double score = 0;
-  std::string why;
+  double score = 0;  // the score given, every test counted
+  std::string why;   // why, naming no points
+  // A late penalty's fraction off the tests' sum; none: a score kept from an earlier submission.
+  std::optional<double> late_fraction;
 };
 
 struct LeaderboardEntry {
@@ -140,8 +144,10 @@ struct Report {
   double max_score() const;
   // The score given: the adjustment's where there is one, else the tests' sum.
   double final_score() const { return adjustment ? adjustment->score : score(); }
-  // A few lines for a terminal, and the per-dataset table of `gpulab run`, in `style`.
-  std::string summary(const TerminalStyle& style = {}) const;
+  // A few lines for a terminal, and the per-dataset table of `gpulab run`, in `style`. The
+  // summary shows and adds up the tests on hidden datasets for instructors (`gpulab grade`),
+  // never for a student (`student`: `gpulab run`), whose line would tell how they went.
+  std::string summary(const TerminalStyle& style = {}, bool student = false) const;
   std::string table(const TerminalStyle& style = {}) const;
   // Whether a visible test worth points did not pass (summary's FAIL): gpulab run's exit status.
   bool any_failed() const;

@@ -112,9 +112,12 @@ json gpulab_report_json(const Report& report) {
   if (report.scored()) j["score"] = report.final_score();
   j["tests_score"] = report.score();
   j["max_score"] = report.max_score();
-  j["adjustment"] = report.adjustment
-                        ? json{{"score", report.adjustment->score}, {"why", report.adjustment->why}}
-                        : json(nullptr);
+  if (const auto& a = report.adjustment)
+    j["adjustment"] = {{"score", a->score},
+                       {"why", a->why},
+                       {"late_fraction", a->late_fraction ? json(*a->late_fraction) : json()}};
+  else
+    j["adjustment"] = nullptr;
   j["output"] = report.output;
   j["execution_time_s"] = report.execution_time_s;
   j["environment"] = report.environment;
@@ -166,9 +169,13 @@ Report report_from_gpulab_json(const json& j) {
   const auto outcome = outcome_named(field<std::string>(j, "outcome", kTopLevel));
   if (!outcome) throw std::runtime_error("gpulab report: outcome " + j["outcome"].dump());
   r.outcome = *outcome;
-  if (const json& a = value_at(j, "adjustment", kTopLevel); !a.is_null())
+  if (const json& a = value_at(j, "adjustment", kTopLevel); !a.is_null()) {
     r.adjustment = ScoreAdjustment{field<double>(a, "score", "adjustment."),
-                                   field<std::string>(a, "why", "adjustment.")};
+                                   field<std::string>(a, "why", "adjustment."), std::nullopt};
+    // Optional: reports written before the reason named no points have none.
+    if (a.contains("late_fraction") && !a["late_fraction"].is_null())
+      r.adjustment->late_fraction = field<double>(a, "late_fraction", "adjustment.");
+  }
   r.output = field<std::string>(j, "output", kTopLevel);
   r.execution_time_s = field<double>(j, "execution_time_s", kTopLevel);
   r.environment = value_at(j, "environment", kTopLevel);

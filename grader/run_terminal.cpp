@@ -30,7 +30,7 @@ int run_and_show(GradeOptions options, const ReportOut& out, bool verbose) {
   if (!report.rows.empty()) std::cout << report.table(style);
   std::cout << failure_messages(report, style);
   if (!report.rows.empty() || report.any_failed()) std::cout << "\n";
-  std::cout << report.summary(style) << std::flush;
+  std::cout << report.summary(style, /*student=*/true) << std::flush;
   if (report.stopped_by) return kExitStopped;
   if (!report.grader_error.empty()) return kExitFailed;
   return report.any_failed() ? kExitTestsFailed : kExitOk;

@@ -9,6 +9,7 @@
 
 #include "lab_config.h"
 #include "paths.h"
+#include "score_lines.h"
 
 namespace gpulab {
 
@@ -162,27 +163,32 @@ std::optional<ScoreAdjustment> submission_adjustment(const Report& report,
     const auto latest = std::max_element(
         metadata.previous.begin(), metadata.previous.end(),
         [](const auto& a, const auto& b) { return a.submitted.s < b.submitted.s; });
-    const double kept = latest->score.value_or(0);
-    return ScoreAdjustment{
-        kept, "This is submission " + std::to_string(metadata.previous.size() + 1) +
-                  ", past the course's limit of " + std::to_string(*policy.submission_limit) +
-                  ": the score given is that of your latest earlier submission (" +
-                  latest->submitted.text + "), " + points_text(kept) +
-                  ". The feedback below is this submission's, for your information."};
+    // No points in the reason: the kept score counts that submission's hidden tests, so only
+    // the lines that may count them give it (score_lines.h).
+    return ScoreAdjustment{latest->score.value_or(0),
+                           "This is submission " + std::to_string(metadata.previous.size() + 1) +
+                               ", past the course's limit of " +
+                               std::to_string(*policy.submission_limit) +
+                               ": the score given is that of your latest earlier submission (" +
+                               latest->submitted.text +
+                               "). The feedback below is this submission's, for your information.",
+                           std::nullopt};
   }
   if (policy.late_penalty && metadata.due_date) {
     const double late_s = metadata.created_at.s - metadata.due_date->s;
     const double fraction = policy.late_penalty->fraction(late_s);
     if (fraction <= 0) return std::nullopt;
     const double days = std::ceil(late_s / 86400.0);
-    const double given = std::round(report.score() * (1 - fraction) * 1e4) / 1e4;
+    // The points before and after are each line's own (score_lines.h): a student shown the
+    // hidden tests later reads those of the tests shown now.
     return ScoreAdjustment{
-        given, "Submitted " + points_text(days) + (days == 1 ? " day" : " days") + " late (due " +
-                   metadata.due_date->text + ", submitted " + metadata.created_at.text +
-                   "; each day begun counts): the course takes " +
-                   percent(policy.late_penalty->per_day) + " off per day, at most " +
-                   percent(policy.late_penalty->max) + ", so " + percent(fraction) +
-                   " off: " + points_text(report.score()) + " becomes " + points_text(given) + "."};
+        after_late_penalty(report.score(), fraction),
+        "Submitted " + points_text(days) + (days == 1 ? " day" : " days") + " late (due " +
+            metadata.due_date->text + ", submitted " + metadata.created_at.text +
+            "; each day begun counts): the course takes " + percent(policy.late_penalty->per_day) +
+            " off per day, at most " + percent(policy.late_penalty->max) + ", so " +
+            percent(fraction) + " off",
+        fraction};
   }
   return std::nullopt;
 }

@@ -24,11 +24,17 @@ TEST_SUITE("prairielearn") {
   TEST_CASE("the PrairieLearn grader grades a /grade folder on the CPU backend") {
     const fs::path dir = scratch("prairielearn");
     const std::string seed = "prairielearn-e2e-seed-0123456789";
-    const auto made = run_command({GPULAB_TEST_BINARY, "package", "prairielearn", "scan",
-                                   "--hidden-seed", seed, "--out", (dir / "package").string()},
-                                  dir);
+    const auto made =
+        run_command({GPULAB_TEST_BINARY, "package", "prairielearn", "scan", "--hidden-seed", seed,
+                     "--image-account", "my-course", "--out", (dir / "package").string()},
+                    dir);
     INFO(made.output);
     REQUIRE(made.exit_code == 0);
+    // The name info.json gives and the printed build line: an account part, PrairieLearn's
+    // platform.
+    CHECK(
+        made.output.find("docker build --platform linux/amd64 -t my-course/gpulab-prairielearn:") !=
+        std::string::npos);
     const fs::path entrypoint = dir / "package" / "image" / "entrypoint";
     REQUIRE((fs::status(entrypoint).permissions() & fs::perms::owner_exec) != fs::perms::none);
 

@@ -157,7 +157,7 @@ TEST_CASE("the class CSV: identifiers, a column per part and per test, zeros whe
 TEST_CASE("a late penalty's score is the lab's score, the tests keep their points") {
   ClassTable t({"scan"});
   Report r = report({test_entry("scan: correctness", 10, 10)});
-  r.adjustment = gpulab::ScoreAdjustment{7, "late"};
+  r.adjustment = gpulab::ScoreAdjustment{7, "late", std::nullopt};
   t.add("bob", "scan", r);
   const auto rows = rows_of(gpulab::class_csv(t));
   REQUIRE(rows.size() == 2);

@@ -124,7 +124,7 @@ TEST_CASE("github-classroom: no score (the grader failed, or was stopped): point
 TEST_CASE("github-classroom: an adjusted score is a line of its own, the total the score given") {
   Report r = sim_report();
   r.tests[1] = make_test("scan: correctness on the public datasets", 20, 20, true, "all passed");
-  r.adjustment = gpulab::ScoreAdjustment{24, "late by 1 day: 20% off"};
+  r.adjustment = gpulab::ScoreAdjustment{24, "late by 1 day: 20% off", 0.2};
   const json j = classroom(r);
   CHECK(sum_of_scores(j) == doctest::Approx(24));
   const json& line = j["tests"].back();
@@ -133,6 +133,22 @@ TEST_CASE("github-classroom: an adjusted score is a line of its own, the total t
   CHECK(line["status"] == "fail");
   CHECK(line["message"].get<std::string>().find("late by 1 day") != std::string::npos);
   CHECK(j["status"] == "fail");  // a failing line, so the reporter prints why
+}
+
+// The reporter (v1) prints a failing test's name and its test_code, never its message: without
+// test_code a student read "❌ scan: correctness on the public datasets" and nothing more.
+TEST_CASE("github-classroom: a failing test's message is also its test_code, which is printed") {
+  const json j = classroom(sim_report());
+  const json& passed = j["tests"][0];
+  const json& failed = j["tests"][1];
+  CHECK_FALSE(passed.contains("test_code"));
+  REQUIRE(failed.contains("test_code"));
+  CHECK(failed["test_code"] == failed["message"]);
+  CHECK(failed["test_code"].get<std::string>().find("FAIL int-1: wrong") != std::string::npos);
+  // An error's message is printed as it is: no second copy.
+  Report r = sim_report();
+  r.outcome = gpulab::SubmissionOutcome::kNotBuilt;
+  for (const auto& t : classroom(r)["tests"]) CHECK_FALSE(t.contains("test_code"));
 }
 
 TEST_CASE("github-classroom: long messages are cut so that the result fits the reporter") {
@@ -151,5 +167,6 @@ TEST_CASE("github-classroom: long messages are cut so that the result fits the r
     CHECK(message.size() < huge.size());
     CHECK(gpulab::is_safe_text(message));
     CHECK(message.find("cut") != std::string::npos);
+    CHECK(t["test_code"] == message);  // both copies within the budget above
   }
 }

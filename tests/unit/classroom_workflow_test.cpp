@@ -4,7 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "test_util.h"
 
@@ -45,7 +48,9 @@ TEST_CASE("classroom workflow: a step per lab, each a runner of the reporter, no
   // Each lab's step, in order, runs gpulab on the CPU backend into a result of its own.
   const auto sg = w.find(
       "        id: scattergather\n"
+      "        if: always()\n"
       "        run: |\n"
+      "          mkdir -p \"$(dirname build/classroom-scattergather.json)\"\n"
       "          rm -f build/classroom-scattergather.json\n");
   const auto scan = w.find(
       "build/gpulab run scan --backend sim --format github-classroom "
@@ -64,6 +69,35 @@ TEST_CASE("classroom workflow: a step per lab, each a runner of the reporter, no
   // What GitHub Classroom's reporter needs to report the points.
   CHECK(w.find("permissions:\n  checks: write\n  actions: read\n  contents: read\n") !=
         std::string::npos);
+}
+
+// The reporter reads every runner's result and fails whole on one that is missing: a lab whose
+// step failed, or was skipped after a failed step, posted no points for any lab.
+TEST_CASE("classroom workflow: the reporter runs always, and every lab's step hands it a result") {
+  const std::string w = gpulab::classroom_workflow(test::source_dir(), {"scatter-gather", "scan"});
+  CHECK(w.find("      - name: Autograding reporter\n"
+               "        if: always()\n"
+               "        uses: classroom-resources/autograding-grading-reporter@v1\n") !=
+        std::string::npos);
+  // The scan step's script, run where gpulab cannot run (no build): an error result all the same.
+  const auto at = w.find("        id: scan\n        if: always()\n        run: |\n");
+  REQUIRE(at != std::string::npos);
+  std::string script;
+  std::istringstream lines(w.substr(w.find("run: |\n", at) + 7));
+  for (std::string line; std::getline(lines, line) && line.rfind("          ", 0) == 0;)
+    script += line.substr(10) + "\n";
+  test::TempDir dir;
+  test::write_file(dir / "step.sh", script);
+  const std::string command = "cd '" + dir.path().string() +
+                              "' && GITHUB_OUTPUT=out bash -e step.sh >/dev/null 2>&1 && "
+                              "sed -n 's/^result=//p' out | base64 -d > result.json";
+  REQUIRE(std::system(command.c_str()) == 0);
+  const auto result = nlohmann::json::parse(test::read_file(dir / "result.json"));
+  CHECK(result["status"] == "error");
+  REQUIRE(result["tests"].size() == 1);
+  CHECK(result["tests"][0]["status"] == "error");
+  CHECK(test::contains(result["tests"][0]["message"], "gpulab could not grade scan"));
+  CHECK(test::contains(result["tests"][0]["message"], "exit status 127"));
 }
 
 TEST_CASE("classroom workflow: a template out of step with its filler is refused, named") {

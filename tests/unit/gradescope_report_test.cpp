@@ -151,11 +151,13 @@ TEST_CASE("gradescope: the leaderboard only with entries; an adjustment is the s
   const json lb = gpulab::gradescope_results(r).at("leaderboard");
   REQUIRE(lb.size() == 1);
   CHECK(lb[0].at("order") == "asc");
-  r.adjustment = gpulab::ScoreAdjustment{12, "late: 20% off"};
+  r.adjustment = gpulab::ScoreAdjustment{12, "late: 20% off", 0.2};
   const json j = gpulab::gradescope_results(r);
   CHECK(j.at("score") == 12);
   CHECK(j.at("extra_data").at("adjustment").at("tests_score") == 15);
-  CHECK(j.at("output").get<std::string>().rfind("**Score given: 12 of 30**", 0) == 0);
+  // The output counts the tests shown now: 10 of 20, the hidden test's 5 of 10 held back.
+  CHECK(j.at("output").get<std::string>().rfind("**Score given: 8 of 20 on the tests shown now**",
+                                                0) == 0);
 }
 
 TEST_CASE("submission metadata: ISO 8601 times with their offsets") {

@@ -17,7 +17,8 @@ using test::contains;
 using test::read_file;
 
 gpulab::PrairieLearnPackage package(const std::string& lab, const std::filesystem::path& out) {
-  return {lab, "a seed with 'quotes', $dollars\nand a second line", "course/gpulab-grader:1", out};
+  return {lab, "a seed with 'quotes', $dollars\nand a second line", "course/gpulab-grader:1", out,
+          ""};
 }
 
 json info(const std::filesystem::path& out) {
@@ -60,7 +61,27 @@ TEST_CASE("prairielearn package: an external-graded question for the lab, the se
     CAPTURE(never);
     CHECK(!std::filesystem::exists(p.out / "image" / "gpulab" / never));
   }
-  CHECK(contains(log.str(), "docker build -t course/gpulab-grader:1"));
+  // Built for PrairieLearn's x86-64 graders whatever machine builds it.
+  CHECK(contains(log.str(), "docker build --platform linux/amd64 -t course/gpulab-grader:1 "));
+  CHECK(contains(log.str(), "docker push course/gpulab-grader:1"));
+}
+
+// A name without an account part (the old default, gpulab-prairielearn:<version>) can be
+// neither pushed to the registry PrairieLearn pulls from nor synced.
+TEST_CASE("prairielearn package: the image's name has an account part, from an option") {
+  gpulab::PrairieLearnPackage p = package("scan", "unused");
+  p.image.clear();
+  CHECK_THROWS_WITH(gpulab::prairielearn_image(p),
+                    doctest::Contains("needs an account part (the Docker Hub account"));
+  p.image_account = "my-course";
+  CHECK(gpulab::prairielearn_image(p) ==
+        std::string("my-course/gpulab-prairielearn:") + GPULAB_VERSION);
+  p.image_account = "my-course/x";
+  CHECK_THROWS(gpulab::prairielearn_image(p));
+  p.image = "gpulab-grader:1";
+  CHECK_THROWS_WITH(gpulab::prairielearn_image(p), doctest::Contains("--image gpulab-grader:1"));
+  p.image = "course/gpulab-grader:1";
+  CHECK(gpulab::prairielearn_image(p) == "course/gpulab-grader:1");
 }
 
 TEST_CASE("prairielearn package: a lab's question keeps its UUID, and labs differ") {

@@ -92,14 +92,14 @@ TEST_CASE("prairielearn: a test on hidden datasets shows its points and count, n
 
 TEST_CASE("prairielearn: an adjusted score is given over the maximum, with its reason") {
   Report r = graded();
-  r.adjustment = gpulab::ScoreAdjustment{10, "late: 2 days"};
+  r.adjustment = gpulab::ScoreAdjustment{10, "late: 2 days", std::nullopt};
   json j = results(r);
   CHECK(j["score"].get<double>() == doctest::Approx(0.5));
   CHECK(has(j["message"], "Score given: 10 of 20 points (late: 2 days)."));
   // Whatever the adjustment, the score stays a fraction.
-  r.adjustment = gpulab::ScoreAdjustment{30, "bonus"};
+  r.adjustment = gpulab::ScoreAdjustment{30, "bonus", std::nullopt};
   CHECK(results(r)["score"] == 1.0);
-  r.adjustment = gpulab::ScoreAdjustment{-4, "penalty"};
+  r.adjustment = gpulab::ScoreAdjustment{-4, "penalty", std::nullopt};
   CHECK(results(r)["score"] == 0.0);
 }
 

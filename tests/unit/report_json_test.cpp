@@ -43,7 +43,7 @@ Report rich_report() {
   r.execution_time_s = 12.5;
   r.environment = {{"version", "0.1.0"}, {"backend", "sim"}};
   r.outcome = gpulab::SubmissionOutcome::kNotBuilt;
-  r.adjustment = gpulab::ScoreAdjustment{5, "late by 1 day: 20% off"};
+  r.adjustment = gpulab::ScoreAdjustment{5, "late by 1 day: 20% off", 0.2};
   r.hidden_tests_visibility = "after_published";  // not the default
   return r;
 }
@@ -83,6 +83,7 @@ TEST_CASE("gpulab's own report reads back as the report it was written from") {
   REQUIRE(back.adjustment.has_value());
   CHECK(back.adjustment->score == 5);
   CHECK(back.adjustment->why == r.adjustment->why);
+  CHECK(back.adjustment->late_fraction == 0.2);
   CHECK(back.final_score() == 5);
   REQUIRE(back.rows.size() == 1);
   CHECK(std::isinf(back.rows[0].err_over_bound));

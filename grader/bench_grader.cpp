@@ -20,6 +20,7 @@
 #include "temp_folder.h"
 #include "temporaries.h"
 #include "text_table.h"
+#include "timed_tests.h"
 
 namespace gpulab {
 
@@ -174,8 +175,7 @@ class GraderBench {
       // timing phase's seconds follow them.
       json rounds = json::object();
       for (const Test& t : m.report.tests)
-        if (const auto it = t.extra.find("student_samples_ms");
-            it != t.extra.end() && it->is_array())
+        if (const auto it = t.extra.find(kStudentSamplesKey); it != t.extra.end() && it->is_array())
           rounds[t.name] = it->size();
       r["timed_rounds"] = rounds;
       j["runs"].push_back(r);

@@ -151,7 +151,7 @@ Test TimedTests::speedup_test(const PartSpec& part, const Test& perf,
   t.name = part.name + ": speedup over the baseline";
   t.max_score = r.points;
   t.tags = {part.name, "speedup"};
-  const std::vector<double> student = perf.extra.value("student_samples_ms", std::vector<double>{});
+  const std::vector<double> student = perf.extra.value(kStudentSamplesKey, std::vector<double>{});
   if (baseline.empty() || baseline.size() != student.size() ||
       perf.extra.value("implausible", false)) {
     // The performance test says why; it is in the report only when it has points.
@@ -396,7 +396,7 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
   if (!with_reference) {
     row.student_ms = median(student);
     out_.row(row);
-    t.extra = {{"student_ms", row.student_ms}, {"work", work}, {"student_samples_ms", student}};
+    t.extra = {{"student_ms", row.student_ms}, {"work", work}, {kStudentSamplesKey, student}};
     return fmt(
         "Your median time %.4g ms. There is no reference solution here (the student kit "
         "has none), so no time ratio: these points are left out, and given when your "
@@ -413,7 +413,7 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
              {"reference_ms", ref},
              {"ratio", ratio},
              {"work", work},
-             {"student_samples_ms", student},
+             {kStudentSamplesKey, student},
              {"reference_samples_ms", reference},
              {"outside_clock", outside_clock_record(m)}};
   // The leaderboard ranks GPU kernels timed on a GPU; a CPU part's time says little of the work.

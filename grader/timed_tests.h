@@ -17,6 +17,10 @@
 
 namespace gpulab {
 
+// A timed test's extra data: the student's time of each round (so its length is the rounds the
+// test took), read back by the speedup test and by bench-grader.
+inline constexpr const char* kStudentSamplesKey = "student_samples_ms";
+
 class TimedTests {
  public:
   TimedTests(const GradeContext& c, RunnerBuilds& runners, ReportBuilder& out)

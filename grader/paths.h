@@ -22,6 +22,8 @@ struct Paths {
     return source / "reference" / lab;
   }
   std::filesystem::path harness_dir() const { return source / "harness"; }
+  // What compute-sanitizer starts the runner through (grader/confine_main.cpp).
+  std::filesystem::path confine() const { return build / "bin" / "gpulab-confine"; }
   std::filesystem::path harness_lib(const std::string& backend = "cuda") const {
     return build / "lib" / ("libgpulab_harness" + lib_suffix(backend) + ".a");
   }

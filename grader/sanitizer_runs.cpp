@@ -63,6 +63,13 @@ std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
   }
   std::string why;
   fs::path tool = find_compute_sanitizer(c.paths.nvcc, why);
+  std::error_code ec;
+  if (!tool.empty() && !fs::is_regular_file(c.paths.confine(), ec)) {
+    // Without it the run could signal the tool that watches it: no run under the tool at all.
+    tool.clear();
+    why = c.paths.confine().string() + ", which starts the runner under the tool, is missing " +
+          "(cmake --build " + c.paths.build.string() + " --target gpulab-confine)";
+  }
   if (tool.empty()) {
     if (asked) throw std::runtime_error("--sanitize: " + why);
     out.info(title + "not installed",
@@ -128,9 +135,11 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
     const std::string& tool = tools_[i % n_tools];
     const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / job.d.group / job.d.name;
     remove_tree(out);  // an earlier grading's run (remove_tree.h)
-    const RunWrapper wrapper{sanitizer_command(tool_, tool, {}),
-                             toolkit.empty() || toolkit == "/" ? std::vector<fs::path>{}
-                                                               : std::vector<fs::path>{toolkit}};
+    // The tool starts gpulab-confine, which becomes the runner under a seccomp filter that
+    // keeps it from signalling, tracing or limiting the tool (seccomp_filter.h).
+    const fs::path confine = c_.paths.confine();
+    RunWrapper wrapper{sanitizer_command(tool_, tool, {confine.string()}), {confine}};
+    if (!toolkit.empty() && toolkit != "/") wrapper.read_only.push_back(toolkit);
     // The tool starts threads of its own when it likes: the run's are not checked (its outputs
     // and time never count).
     std::vector<std::string> flags = job.flags;

@@ -35,7 +35,7 @@ void strike_the_tool() {
   kill(tool, SIGKILL);
 }
 
-__attribute__((constructor(101))) void strike_before_main() {
+__attribute__((constructor)) void strike_before_main() {
   if (under_the_tool()) strike_the_tool();
 }
 

@@ -331,6 +331,7 @@ struct Grading {
     o.sanitize = sanitize;
     c = std::make_unique<gpulab::GradeContext>(o, log);
     c->lab = gpulab::LabConfig::load(test::source_dir() / "labs" / "segmented-scan" / "lab.json");
+    c->paths = gpulab::Paths::current();  // gpulab-confine, which the tool starts the runner by
     c->device.usable = gpu;
     c->device.problem = "no GPU in this test";
     out = std::make_unique<gpulab::ReportBuilder>(report, c->lab, scope);
@@ -424,4 +425,18 @@ TEST_CASE("sanitizing: public datasets of GPU parts; for grade only those that p
   gpulab::PartSpec cpu = spmv;
   cpu.gpu = false;
   CHECK_FALSE(by_run->wanted(cpu, *pub, true, false));
+}
+
+TEST_CASE("sanitizing: without gpulab-confine nothing runs under the tool, and the note says so") {
+  const test::TempDir dir;
+  const auto tool = dir.path() / "compute-sanitizer";
+  test::write_file(tool, "#!/bin/sh\n");
+  chmod(tool.c_str(), 0755);
+  REQUIRE(setenv("GPULAB_COMPUTE_SANITIZER", tool.c_str(), 1) == 0);
+  Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
+  grade.c->paths.build = run.c->paths.build = dir.path();  // a build without it
+  CHECK(grade.sanitizer() == nullptr);
+  CHECK(contains(grade.notes(), "gpulab-confine, which starts the runner under the tool, is missing"));
+  CHECK_THROWS_WITH_AS(run.sanitizer(), doctest::Contains("gpulab-confine"), std::runtime_error);
+  unsetenv("GPULAB_COMPUTE_SANITIZER");
 }

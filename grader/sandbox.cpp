@@ -429,8 +429,8 @@ ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) cons
     if (spec.no_new_processes) po.seccomp_filter = no_new_processes_filter();
   }
 
-  // The environment: the whitelist, a home and temporary directory in the private /tmp, then
-  // what the caller sets, each name once.
+  // The environment: the whitelist, a home and temporary directory in /tmp (the sandbox's own),
+  // then what the caller sets, each name once.
   std::vector<std::string> env = {"HOME=/tmp", "TMPDIR=/tmp"};
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;

@@ -57,9 +57,9 @@ std::string probe_lines(const std::string& text) {
 }
 
 // What a platform's grading must show: the probe ran, as a user that is not root; of what it
-// tried, `refused` (the seed's files, the cache) was refused; it read no process's environment,
-// listed no dataset cache, found no expected output; and nothing the student or gpulab's log
-// shows holds the seed.
+// tried, `refused` (the seed's files, the cache, the report's folder) was refused; it read no
+// process's environment, listed no dataset cache, found no expected output, wrote nothing beside
+// the report; and nothing the student or gpulab's log shows holds the seed.
 void check_kept(const std::string& platform, const fs::path& results, const std::string& log,
                 const std::string& seed, const std::vector<std::string>& refused) {
   const json report = read_report(results);
@@ -73,6 +73,7 @@ void check_kept(const std::string& platform, const fs::path& results, const std:
   CHECK(text.find("environment READ") == std::string::npos);
   CHECK(text.find("LISTED") == std::string::npos);
   CHECK(text.find("THERE") == std::string::npos);
+  CHECK(text.find("WRITTEN") == std::string::npos);
   CHECK(read_text(results).find(seed) == std::string::npos);
   CHECK(text.find(seed) == std::string::npos);
   CHECK(log.find(seed) == std::string::npos);
@@ -114,12 +115,14 @@ TEST_SUITE("sandbox") {
     const json report = read_report(root / "results" / "results.json");
     CHECK(report["extra_data"]["gpulab"]["sandbox"]["enabled"] == false);
     CHECK(report["extra_data"]["gpulab"]["sandbox"]["own_user"] == true);
-    check_kept("Gradescope", root / "results" / "results.json", r.output, seed,
-               {(root / "source" / "hidden-seed").string() + ": not readable (Permission denied)",
-                "dataset cache " + (root / "source/gpulab/build/cache/datasets").string() +
-                    ": not readable (Permission denied)",
-                "expected outputs beside the input: No such file or directory",
-                "environment not readable (Permission denied)"});
+    check_kept(
+        "Gradescope", root / "results" / "results.json", r.output, seed,
+        {(root / "source" / "hidden-seed").string() + ": not readable (Permission denied)",
+         "report folder " + (root / "results").string() + ": not writable (Permission denied)",
+         "dataset cache " + (root / "source/gpulab/build/cache/datasets").string() +
+             ": not readable (Permission denied)",
+         "expected outputs beside the input: No such file or directory",
+         "environment not readable (Permission denied)"});
   }
 
   TEST_CASE("PrairieLearn's layout, unsandboxed as root: the probe reads no seed and is not root") {
@@ -149,11 +152,13 @@ TEST_SUITE("sandbox") {
     INFO(r.output);
     CHECK(r.exit_code == 0);
     CHECK((fs::status(root / "tests").permissions() & fs::perms::all) == fs::perms::owner_all);
-    check_kept("PrairieLearn", root / "results" / "results.json", r.output, seed,
-               {(root / "tests" / "hidden-seed").string() + ": not readable (Permission denied)",
-                "dataset cache " + (image_build / "cache/datasets").string() +
-                    ": not readable (Permission denied)",
-                "environment not readable (Permission denied)"});
+    check_kept(
+        "PrairieLearn", root / "results" / "results.json", r.output, seed,
+        {(root / "tests" / "hidden-seed").string() + ": not readable (Permission denied)",
+         "report folder " + (root / "results").string() + ": not writable (Permission denied)",
+         "dataset cache " + (image_build / "cache/datasets").string() +
+             ": not readable (Permission denied)",
+         "environment not readable (Permission denied)"});
   }
 
   TEST_CASE("by hand as root, unsandboxed: --hidden-seed is off gpulab's command line") {

@@ -5,7 +5,8 @@
 // platform's script), the hidden seed's file and the package's scripts at each platform's paths
 // (Gradescope's /autograder, PrairieLearn's /grade, and the same names under every folder those
 // command lines name, for a layout made elsewhere by a test), the dataset cache beside gpulab,
-// the expected outputs beside its input; and it says which user it runs as. It prints what it
+// the expected outputs beside its input, the folder gpulab writes its report to; and it says
+// which user it runs as. It prints what it
 // read, a seed where it found one, and stops, computing nothing. In the sandbox, or outside it
 // under a root grader, it reads nothing secret; tests/e2e/hosted_secrets_e2e.cpp grades it on
 // each platform's layout and checks that no seed is in what the student sees.
@@ -86,6 +87,22 @@ pid_t parent_of(pid_t pid) {
   return paren == std::string::npos ? 0 : std::atoi(stat.c_str() + paren + 4);
 }
 
+// Whether a file can be made in the folder gpulab writes its report to (removed again): said
+// last, with the findings.
+std::string report_folder;
+
+void try_to_write(const std::string& dir) {
+  const std::string path = dir + "/hosted-secrets-probe-was-here";
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  report_folder =
+      "probe: report folder " + dir + ": " +
+      (fd >= 0 ? "WRITTEN" : "not writable (" + std::string(std::strerror(errno)) + ")");
+  if (fd >= 0) {
+    close(fd);
+    unlink(path.c_str());
+  }
+}
+
 // The processes above this one; the files their command lines name, and the folders (three
 // folders above each too): where a platform's files would be.
 void look_at_ancestors(std::set<std::string>& folders, std::set<std::string>& files) {
@@ -105,6 +122,7 @@ void look_at_ancestors(std::set<std::string>& folders, std::set<std::string>& fi
         shown(name, 40).c_str(), args.size(),
         env_read ? "READ" : ("not readable (" + std::string(std::strerror(errno)) + ")").c_str());
     for (size_t i = 0; i < args.size(); ++i) {
+      if (i > 0 && args[i - 1] == "--out") try_to_write(args[i].substr(0, args[i].rfind('/')));
       if (names_seed(args[i]))
         find("process " + std::to_string(pid) + "'s command line",
              args[i] + (i + 1 < args.size() ? " " + args[i + 1] : ""));
@@ -198,6 +216,7 @@ std::string dataset_dir() {
   const std::string expected = dataset_dir() + "/../expected";
   std::fprintf(stderr, "probe: expected outputs beside the input: %s\n",
                stat(expected.c_str(), &st) == 0 ? "THERE" : std::strerror(errno));
+  if (!report_folder.empty()) std::fprintf(stderr, "%s\n", report_folder.c_str());
   std::string names;
   int variables = 0;
   for (char** e = environ; *e; ++e, ++variables) {

@@ -25,8 +25,8 @@ std::vector<Variable> variables() {
        "generated datasets, kept between runs (now " + p.cache.string() + "; see gpulab cache)"},
       {"GPULAB_NVCC", "the CUDA compiler (now " + p.nvcc.string() + ")"},
       {"GPULAB_HIDDEN_SEED",
-       "the hidden datasets' secret where --hidden-seed is not given "
-       "(instructors)"},
+       "the hidden datasets' secret where neither --hidden-seed nor --hidden-seed-file is "
+       "given (instructors)"},
       {"GPULAB_BWRAP",
        "the bubblewrap program that sandboxes student code (default: bwrap "
        "on the PATH)"},

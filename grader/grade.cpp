@@ -19,6 +19,7 @@
 #include "review_scan.h"
 #include "run_libraries.h"
 #include "runner_builds.h"
+#include "sandbox.h"
 #include "sanitizer_runs.h"
 #include "secret.h"
 #include "shown_paths.h"
@@ -84,6 +85,7 @@ class Grading {
     c_.sandbox = Sandbox::detect(c_.paths, !c_.sim() && c_.device.usable);
     report.environment["sandbox"] = c_.sandbox.to_json();
     refuse_unless_sandboxed(report);
+    keep_secrets_unsandboxed(report);
     prepare_work_dir();
     c_.sandbox.stage_runs_in(c_.work);
 
@@ -187,7 +189,10 @@ class Grading {
   }
 
   std::string hidden_seed() {
-    if (const auto secret = hidden_secret(c_.o.hidden_seed, c_.log)) return *secret;
+    const std::optional<std::string> given = c_.o.hidden_seed_file.empty()
+                                                 ? c_.o.hidden_seed
+                                                 : read_hidden_seed_file(c_.o.hidden_seed_file);
+    if (const auto secret = hidden_secret(given, c_.log)) return *secret;
     if (c_.o.include_hidden)
       c_.log << "warning (instructor): no hidden seed given (--hidden-seed or GPULAB_HIDDEN_SEED); "
                 "hidden datasets use gpulab's default seed, which students can reproduce\n";
@@ -214,8 +219,9 @@ class Grading {
     }
     c_.work = make_temp_folder("gpulab", "the grading's work");
     remove_work_ = true;
-    // The sandbox's user reaches the folders bound for it through this one; it cannot list it.
-    if (c_.sandbox.enabled())
+    // The sandbox's user reaches the folders bound for it through this one (as does a user of
+    // a run's own outside the sandbox, the files staged for it); it cannot list it.
+    if (c_.sandbox.enabled() || c_.sandbox.own_users())
       std::filesystem::permissions(c_.work, std::filesystem::perms::others_exec,
                                    std::filesystem::perm_options::add);
   }
@@ -238,8 +244,43 @@ class Grading {
     }
     report.environment["sandbox"]["unsandboxed_allowed"] = true;
     c_.log << "WARNING: " << why
-           << "\n  The code runs WITHOUT the sandbox: it can read and write whatever this user "
-              "can. (Allowed: gpulab run, or grade --allow-unsandboxed.)\n";
+           << "\n  The code runs WITHOUT the sandbox. (Allowed: gpulab run, or "
+           << "grade --allow-unsandboxed.)\n";
+  }
+
+  // Outside the sandbox, a grading with hidden datasets still keeps its secrets from student
+  // code where the grader is root (a course platform's container): each child runs as a user of
+  // its own (Sandbox::run_unsandboxed_as_own_users), which cannot read the dataset cache (closed
+  // to other users here, so the expected outputs are the grader's alone; runs get their inputs
+  // through stand-ins, run_staging.h) nor the hidden seed's file (refused unless closed to
+  // them), nor the grader's environment or memory; the seed is off its command line
+  // (hide_secret_arguments, secret.h). A grader that is not root runs the code as itself: it
+  // can read and write whatever that user can (docs/GRADING.md, "Where bubblewrap cannot run").
+  void keep_secrets_unsandboxed(Report& report) {
+    if (c_.sandbox.enabled()) return;
+    if (!c_.o.include_hidden || !c_.sandbox.run_unsandboxed_as_own_users()) {
+      c_.log << "  It runs as this user, and can read and write whatever this user can.\n";
+      return;
+    }
+    report.environment["sandbox"]["own_user"] = true;
+    if (!c_.o.hidden_seed_file.empty())
+      if (const std::string why = readable_by_other_users(c_.o.hidden_seed_file); !why.empty())
+        throw std::runtime_error(
+            "the hidden seed's file " + why +
+            ", and student code runs unsandboxed here: chmod 600 it (gpulab's course packages "
+            "do), or grade where bubblewrap runs");
+    const std::filesystem::path cache = c_.paths.cache_dir();
+    std::filesystem::create_directories(cache);
+    using P = std::filesystem::perms;
+    if ((std::filesystem::status(cache).permissions() & (P::group_all | P::others_all)) !=
+        P::none) {
+      std::filesystem::permissions(cache, P::group_all | P::others_all,
+                                   std::filesystem::perm_options::remove);
+      c_.log << "  Closed the dataset cache " << cache.string()
+             << " to other users: its expected outputs are the grader's alone.\n";
+    }
+    c_.log << "  It runs as a user of its own, which cannot read the hidden seed, the dataset "
+              "cache or this grader's memory; it can read what every user can.\n";
   }
 
   void grade_part(const PartSpec& part, ReportBuilder& out, TimedTests& timed) {

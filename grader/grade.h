@@ -27,6 +27,8 @@ struct GradeOptions {
   bool include_hidden = true;        // gpulab run leaves hidden datasets out
   // The instructor's secret, any text (secret.h); none: GPULAB_HIDDEN_SEED, else gpulab's default.
   std::optional<std::string> hidden_seed;
+  // Or the file that holds it (read_hidden_seed_file, secret.h).
+  std::filesystem::path hidden_seed_file;
   bool require_gpu = false;  // GPU parts without a GPU score zero instead of being left out
   bool performance = true;
   // One correctness run's limit on the clock (gpulab grade --timeout); none: the rule of

@@ -11,6 +11,9 @@ namespace gpulab {
 
 namespace {
 
+// The hidden seed's file at the package's root: /autograder/source/hidden-seed on Gradescope.
+constexpr const char* kSeedFile = "hidden-seed";
+
 std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + file.string());
@@ -26,16 +29,16 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
   const Paths paths = Paths::current();
   LabConfig::load_id(paths.source, lab);  // the lab exists and its lab.json is sound
   const std::vector<std::pair<std::string, std::string>> values = {
-      {"GPULAB_LAB", lab},
-      {"GPULAB_VERSION", GPULAB_VERSION},
-      // Any text, as one word of the script; filled last, so no text of it is taken for another
-      // placeholder.
-      {"GPULAB_HIDDEN_SEED", shell_quote(hidden_seed)}};
+      {"GPULAB_LAB", lab}, {"GPULAB_VERSION", GPULAB_VERSION}, {"GPULAB_SEED_FILE", kSeedFile}};
   std::vector<ArchiveFile> files;
   for (const char* script : {"setup.sh", "run_autograder"}) {
     const auto file = paths.source / "packaging" / "gradescope" / script;
     files.push_back({script, fill_template(read_text(file), values, file.string()), true});
   }
+  // In a file of its own, as given, which run_autograder makes root's alone before any student
+  // code runs; never in a script (Gradescope copies run_autograder, with whatever mode it gives
+  // the copy) nor on a command line.
+  files.push_back({kSeedFile, hidden_seed, false});
   const auto sources = select_files(Bundle::gradescope, tracked_files(paths.source));
   for (auto& f : read_bundle(paths.source, sources, "gpulab/")) files.push_back(std::move(f));
   write_archive(out, files);

@@ -218,9 +218,15 @@ int main(int argc, char** argv) {
                         "Gradescope's submission_metadata.json: the late penalty and submission "
                         "limit lab.json's \"gradescope\" asks for (docs/GRADING.md)");
   grade_cmd->add_option("--part", grade_o.parts, "Only these parts (default: every part)");
-  grade_cmd->add_option("--hidden-seed", hidden_seed,
-                        "The secret the hidden datasets are drawn from: any text, best long and "
-                        "random (openssl rand -hex 16) (default: $GPULAB_HIDDEN_SEED)");
+  auto* grade_seed_opt = grade_cmd->add_option(
+      "--hidden-seed", hidden_seed,
+      "The secret the hidden datasets are drawn from: any text, best long and "
+      "random (openssl rand -hex 16) (default: $GPULAB_HIDDEN_SEED)");
+  grade_cmd
+      ->add_option("--hidden-seed-file", grade_o.hidden_seed_file,
+                   "A file holding the hidden seed (one newline at its end is not part of it), "
+                   "readable by root alone where a root grader runs student code unsandboxed")
+      ->excludes(grade_seed_opt);
   grade_cmd
       ->add_option(
           "--backend", grade_o.backend,
@@ -443,6 +449,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   CLI11_PARSE(app, argc, argv);
+  hide_secret_arguments(argc, argv);  // from /proc/<pid>/cmdline, which every user can read
   try {
     if (app.got_subcommand("labs")) return cmd_labs();
     if (run->parsed()) {

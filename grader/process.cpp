@@ -2,21 +2,26 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <mutex>
 #include <set>
 
 #include "channel_protocol.h"
+#include "inherited_fds.h"
 #include "process_tree.h"
 #include "safe_text.h"
 #include "stop_signals.h"
@@ -174,6 +179,13 @@ ProcessResult run_process(const ProcessOptions& o) {
   std::vector<char*> argv;
   for (const auto& a : o.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  // The numbers the child keeps of its descriptors beyond 0, 1 and 2, ascending.
+  std::vector<int> kept_fds;
+  for (const auto& [fd, number] : child_fds) kept_fds.push_back(number);
+  std::sort(kept_fds.begin(), kept_fds.end());
+  sock_fprog seccomp_program{
+      static_cast<unsigned short>(o.seccomp_filter.size() / sizeof(sock_filter)),
+      reinterpret_cast<sock_filter*>(const_cast<char*>(o.seccomp_filter.data()))};
   // The child's environment is built here, before fork: after it only exec-safe calls run.
   std::vector<std::string> env_strings;
   for (char** e = environ; o.inherit_env && *e; ++e) {
@@ -239,9 +251,18 @@ ProcessResult run_process(const ProcessOptions& o) {
       if (setrlimit(RLIMIT_AS, &as) != 0) fail();
     }
     if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) fail();
+    // Nothing else of the grader's (inherited_fds.h).
+    if (!close_on_exec_all_but(kept_fds.data(), kept_fds.size())) fail();
     // The group first: after setuid there is no right left to change it.
     if (o.run_as && (setgroups(0, nullptr) != 0 || setgid(o.run_as->second) != 0 ||
                      setuid(o.run_as->first) != 0))
+      fail();
+    if ((o.no_new_privs || !o.seccomp_filter.empty()) &&
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+      fail();
+    // Last: from here on the filter holds (it lets execve through).
+    if (!o.seccomp_filter.empty() &&
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &seccomp_program) != 0)
       fail();
     execvpe(argv[0], argv.data(), envp.data());
     fail();

@@ -52,8 +52,17 @@ struct ProcessOptions {
   // Set: the child drops to this uid and gid, with no supplementary groups, before exec (the
   // grader must be root). RLIMIT_NPROC does not bind root, so a process limit needs this there.
   std::optional<std::pair<uid_t, gid_t>> run_as = std::nullopt;
+  // The child, and all it starts, can gain no privilege (PR_SET_NO_NEW_PRIVS: a set-user-ID
+  // program runs as its caller), so a child dropped to another user stays that user.
+  bool no_new_privs = false;
+  // A seccomp program (classic BPF, as seccomp_filter.h makes it) the child loads last, just
+  // before exec, with no_new_privs; empty: none. For children started without bubblewrap, which
+  // otherwise loads it (its --seccomp).
+  std::string seccomp_filter = {};
   // Bytes the child reads from file descriptors of its own (bubblewrap's --seccomp program):
   // each is a pipe holding them, at that number in the child. At most a pipe's buffer each.
+  // These, the channel, the collect pipe and 0, 1, 2 are all a child inherits of the grader's
+  // descriptors (inherited_fds.h).
   std::vector<std::pair<int, std::string>> fd_inputs = {};
   // A conversation with the child while it runs (harness/channel_protocol.h): a Unix seqpacket
   // socket at fd `channel_fd` in the child. Each message it sends goes to `on_message` as it

@@ -284,6 +284,21 @@ bool sandbox_keeps_env(const std::string& name) {
   return name.rfind("LC_", 0) == 0 || name.rfind("GPULAB_SIM_", 0) == 0;
 }
 
+std::string readable_by_other_users(const fs::path& file) {
+  const fs::path absolute = fs::absolute(file);
+  fs::path above;
+  for (const auto& part : absolute.parent_path()) {
+    above /= part;
+    struct stat a {};
+    if (stat(above.c_str(), &a) != 0 || !(a.st_mode & S_IXOTH)) return "";
+  }
+  struct stat st {};
+  if (stat(absolute.c_str(), &st) != 0 || !(st.st_mode & S_IROTH)) return "";
+  return absolute.string() + " is readable by other users (mode " +
+         std::to_string((st.st_mode >> 6) & 7) + std::to_string((st.st_mode >> 3) & 7) +
+         std::to_string(st.st_mode & 7) + ", and every folder above it open to them)";
+}
+
 uid_t sandbox_uid() {
   uint32_t r = 0;
   random_bytes(&r, sizeof r);
@@ -367,36 +382,55 @@ void Sandbox::show_runs(RunLibraries libraries) {
   run_libraries_ = std::make_shared<const RunLibraries>(std::move(libraries));
 }
 
+bool Sandbox::run_unsandboxed_as_own_users() {
+  unsandboxed_own_users_ = !enabled_ && geteuid() == 0;
+  return unsandboxed_own_users_;
+}
+
+bool Sandbox::own_users() const {
+  return geteuid() == 0 && (enabled_ || unsandboxed_own_users_);
+}
+
 fs::path Sandbox::stage_input(const fs::path& input) const {
-  if (!enabled_ || !staging_) return input;
+  if (!(enabled_ || unsandboxed_own_users_) || !staging_) return input;
   return staging_->staged(input);
 }
 
 StagedRun Sandbox::stage_run(const fs::path& runner, const fs::path& input,
                              const fs::path& out_dir) const {
-  if (!enabled_ || !staging_) return unstaged_run(runner, input, out_dir);
+  // Outside the sandbox too, where children run as users of their own: the dataset's input
+  // folder is reached through its stand-in, not through the cache, which is closed to them.
+  if (!(enabled_ || unsandboxed_own_users_) || !staging_)
+    return unstaged_run(runner, input, out_dir);
   return staging_->stage(runner, input, out_dir);
 }
 
 ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) const {
-  if (!enabled_) return po;
-  std::vector<std::string> argv = {bwrap_};
-  SandboxHost host = SandboxHost::current(paths_);
-  if (spec.system == SystemView::libraries) {
-    if (!run_libraries_)
-      throw std::logic_error("a run was confined before its runner's libraries were read");
-    host.run_libraries = *run_libraries_;
+  if (enabled_) {
+    std::vector<std::string> argv = {bwrap_};
+    SandboxHost host = SandboxHost::current(paths_);
+    if (spec.system == SystemView::libraries) {
+      if (!run_libraries_)
+        throw std::logic_error("a run was confined before its runner's libraries were read");
+      host.run_libraries = *run_libraries_;
+    }
+    const auto options = bwrap_options(spec, host);
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back("--");
+    argv.insert(argv.end(), po.argv.begin(), po.argv.end());
+    po.argv = std::move(argv);
+    if (spec.no_new_processes && !no_new_processes_filter().empty())
+      po.fd_inputs.emplace_back(kSeccompFd, no_new_processes_filter());
+    po.cwd = "/";  // bwrap's own; the child's is spec.cwd
+  } else {
+    // No namespace: what bubblewrap would have done that needs none, run_process does. (Not with
+    // bubblewrap: no_new_privs would stop a set-user-ID bwrap.)
+    po.no_new_privs = true;
+    if (spec.no_new_processes) po.seccomp_filter = no_new_processes_filter();
   }
-  const auto options = bwrap_options(spec, host);
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.push_back("--");
-  argv.insert(argv.end(), po.argv.begin(), po.argv.end());
-  po.argv = std::move(argv);
-  if (spec.no_new_processes && !no_new_processes_filter().empty())
-    po.fd_inputs.emplace_back(kSeccompFd, no_new_processes_filter());
 
-  // The environment: the whitelist, a home and temporary directory in the private /tmp, then
-  // what the caller sets, each name once.
+  // The environment: the whitelist, a home and temporary directory in /tmp (the sandbox's own),
+  // then what the caller sets, each name once.
   std::vector<std::string> env = {"HOME=/tmp", "TMPDIR=/tmp"};
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
@@ -408,9 +442,8 @@ ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) cons
   po.env.clear();
   for (const auto& [name, entry] : last) po.env.push_back(entry);
   po.inherit_env = false;
-  po.cwd = "/";  // bwrap's own; the child's is spec.cwd
 
-  if (geteuid() == 0) {
+  if (own_users()) {
     const uid_t uid = sandbox_uid();
     po.run_as = std::make_pair(uid, static_cast<gid_t>(uid));
     po.process_limit = kSandboxProcesses;
@@ -422,12 +455,13 @@ ProcessOptions Sandbox::confine(ProcessOptions po, const SandboxSpec& spec) cons
       if (m.writable && chown(m.host.c_str(), uid, uid) != 0)
         throw std::runtime_error("cannot hand " + m.host.string() + " to the sandbox's user " +
                                  std::to_string(uid) + ": " + std::strerror(errno));
-  } else {
+  } else if (geteuid() != 0) {
     // The grader's user: the limit counts its other processes too, so it gets room beyond them.
     rlimit current{};
     getrlimit(RLIMIT_NPROC, &current);
     po.process_limit = std::min<size_t>(tasks_of(getuid()) + kSandboxProcesses, current.rlim_max);
   }
+  // (Else root, outside the sandbox, for gpulab run: RLIMIT_NPROC does not bind root.)
   return po;
 }
 

@@ -124,9 +124,24 @@ class Sandbox {
   StagedRun stage_run(const std::filesystem::path& runner, const std::filesystem::path& input,
                       const std::filesystem::path& out_dir) const;
 
+  // Where the sandbox is off and the grader is root: from now on each child runs as a user of
+  // its own (sandbox_uid()), as it would in the sandbox, and runs are staged as they would be
+  // (stage_runs_in()), so that student code reads nothing only the grader's user may: the hidden
+  // seed's file, the dataset cache's expected outputs, the grader's memory and environment. A
+  // grading that holds secrets calls it (gpulab grade); gpulab run does not: a student's own
+  // machine holds none, and their files may lie where no other user may go (/root). Returns
+  // whether children now run so (false where the sandbox is on, or the grader is not root).
+  bool run_unsandboxed_as_own_users();
+  // Whether each child runs as a user of its own: in the sandbox where the grader is root, or
+  // outside it after run_unsandboxed_as_own_users().
+  bool own_users() const;
+
   // `po` started inside the sandbox: bwrap prefixed to its command, a clean environment (the
   // whitelist below, plus po.env), an unprivileged user whose process count is limited, the
-  // writable mounts handed to that user. When the sandbox is off, `po` unchanged.
+  // writable mounts handed to that user. When the sandbox is off, what needs no namespace: the
+  // same environment, no new privileges, the seccomp filter where the spec asks for it (loaded
+  // by run_process), the process limit, and after run_unsandboxed_as_own_users() the same user;
+  // the mounts' host paths are the child's own (inside() gives them back).
   ProcessOptions confine(ProcessOptions po, const SandboxSpec& spec) const;
 
   // Runs `po` confined (above) and reports it as if it had run alone: bwrap exits with 128 + n
@@ -138,6 +153,7 @@ class Sandbox {
 
  private:
   bool enabled_ = false;
+  bool unsandboxed_own_users_ = false;  // run_unsandboxed_as_own_users()
   std::string bwrap_, version_, problem_;
   Paths paths_;
   std::shared_ptr<RunStaging> staging_;                // stage_runs_in()
@@ -152,6 +168,10 @@ constexpr size_t kSandboxProcesses = 256;
 // selection, the loader's path, the CPU backend's settings); nothing else of it, such as a
 // hidden seed, reaches student code.
 bool sandbox_keeps_env(const std::string& name);
+
+// Why a user of a child's own (not the owner, in none of its groups) can read `file`, or ""
+// where it cannot: every folder above it is searchable by others and the file readable by them.
+std::string readable_by_other_users(const std::filesystem::path& file);
 
 // The user a sandboxed child runs as when the grader is root: RLIMIT_NPROC never binds root,
 // so each child gets a uid of its own, unused by anyone, drawn at random (getrandom) from the

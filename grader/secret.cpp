@@ -4,8 +4,12 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace gpulab {
@@ -75,6 +79,33 @@ std::optional<std::string> hidden_secret(const std::optional<std::string>& given
              << " characters: a seed this short can be found by trying every one against a "
                 "hidden dataset; use a long random one, e.g. `openssl rand -hex 16`\n";
   return secret;
+}
+
+std::string read_hidden_seed_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw std::runtime_error("cannot read the hidden seed's file " + file.string() + ": " +
+                             std::strerror(errno));
+  std::string secret{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (!secret.empty() && secret.back() == '\n') secret.pop_back();
+  if (secret.empty())
+    throw std::runtime_error("the hidden seed's file " + file.string() +
+                             " is empty: write any non-empty text into it");
+  return secret;
+}
+
+void hide_secret_arguments(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    for (const char* option : kSecretOptions) {
+      const size_t n = std::strlen(option);
+      char* value = nullptr;
+      if (std::strcmp(argv[i], option) == 0 && i + 1 < argc)
+        value = argv[i + 1];
+      else if (std::strncmp(argv[i], option, n) == 0 && argv[i][n] == '=')
+        value = argv[i] + n + 1;
+      // In place: the kernel reads the command line from this memory.
+      if (value) std::memset(value, '*', std::strlen(value));
+    }
 }
 
 }  // namespace gpulab

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -38,5 +39,20 @@ constexpr size_t kGuessableSecretLength = 16;
 // a warning to `warnings` when the secret is shorter than kGuessableSecretLength.
 std::optional<std::string> hidden_secret(const std::optional<std::string>& given,
                                          std::ostream& warnings);
+
+// The secret from a file of its own (gpulab grade --hidden-seed-file: the course platforms'
+// packages keep it so, where only root may read it): its bytes, but for one newline at the end
+// (`echo S > file` means S). Throws, naming the file, where it cannot be read or is empty.
+std::string read_hidden_seed_file(const std::filesystem::path& file);
+
+// The options whose value is the secret: gpulab grade's, grade-all's and package's
+// --hidden-seed, gpulab datasets' --seed.
+inline constexpr const char* kSecretOptions[] = {"--hidden-seed", "--seed"};
+
+// Blanks (with '*') the value of each of kSecretOptions in `argv`, the memory the kernel shows
+// every user as this process's command line (/proc/<pid>/cmdline, ps): called once the command
+// line is parsed, so that no process that runs later, student code run outside the sandbox
+// among them, can read the secret there. "--hidden-seed S" and "--hidden-seed=S" alike.
+void hide_secret_arguments(int argc, char** argv);
 
 }  // namespace gpulab

@@ -72,10 +72,7 @@ TEST_SUITE("gradescope") {
 
     // Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder at its root.
     const fs::path root = dir / "autograder";
-    fs::create_directories(root / "results");
-    fs::create_directories(root / "submission");
-    const auto unzip = run_command(
-        {"unzip", "-q", (dir / "autograder.zip").string(), "-d", (root / "source").string()}, dir);
+    const auto unzip = unpack_gradescope(dir / "autograder.zip", root);
     REQUIRE_MESSAGE(unzip.exit_code == 0, unzip.output);
     for (const char* script : {"setup.sh", "run_autograder"}) {
       INFO(script);
@@ -83,8 +80,10 @@ TEST_SUITE("gradescope") {
       CHECK((fs::status(root / "source" / script).permissions() & fs::perms::owner_exec) !=
             fs::perms::none);
     }
-    // The hidden seed is in the autograder (it grades with it), and nothing else hidden is.
-    CHECK(read_text(root / "source" / "run_autograder").find(seed) != std::string::npos);
+    // The hidden seed is in the autograder's file of its own (it grades with it), in no script,
+    // and nothing else hidden is.
+    CHECK(read_text(root / "source" / "hidden-seed") == seed);
+    CHECK(read_text(root / "source" / "run_autograder").find(seed) == std::string::npos);
     check_nothing_hidden(root / "source" / "gpulab", seed);
 
     const std::vector<std::string> env = {"GPULAB_AUTOGRADER_ROOT=" + root.string()};

@@ -58,6 +58,13 @@ std::vector<gpulab::ProcessResult> run_commands(const std::vector<Command>& comm
   return results;
 }
 
+gpulab::ProcessResult unpack_gradescope(const fs::path& zip, const fs::path& root) {
+  fs::create_directories(root / "results");
+  fs::create_directories(root / "submission");
+  return run_command({"unzip", "-q", zip.string(), "-d", (root / "source").string()},
+                     root.parent_path());
+}
+
 bool said(const gpulab::ProcessResult& p, const std::string& text) {
   return p.output.find(text) != std::string::npos;
 }

@@ -44,6 +44,11 @@ struct Command {
 // and never for one that measures speed: that runs alone (run_command).
 std::vector<gpulab::ProcessResult> run_commands(const std::vector<Command>& commands);
 
+// Gradescope's autograder folder made from the package `zip` at `root` (Gradescope's
+// /autograder): the zip unpacked into source/ (setup.sh and run_autograder at its root), and
+// empty results/ and submission/. Returns unzip's result.
+gpulab::ProcessResult unpack_gradescope(const fs::path& zip, const fs::path& root);
+
 // Whether a process's output holds `text`.
 bool said(const gpulab::ProcessResult& p, const std::string& text);
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "safe_text.h"
+#include "seccomp_filter.h"
 #include "test_util.h"
 
 namespace {
@@ -251,4 +252,30 @@ TEST_CASE("a collect pipe keeps what the child wrote, even if it closes or repla
   if (geteuid() == 0) o.run_as = std::make_pair(uid_t{65534}, gid_t{65534});
   r = gpulab::run_process(o);
   CHECK(r.output == "refused\n");
+}
+
+TEST_CASE("a child gains no privilege, and loads the seccomp program it is given last") {
+  // Builtins only: with the filter, the shell's first fork ends it.
+  ProcessOptions o = shell(
+      "while read -r key value; do case $key in NoNewPrivs:|Seccomp:) echo $key $value;; esac; "
+      "done </proc/self/status");
+  o.no_new_privs = true;
+  ProcessResult r = gpulab::run_process(o);
+  INFO(r.output);
+  CHECK(r.ok());
+  CHECK(r.output == "NoNewPrivs: 1\nSeccomp: 0\n");
+
+  o.no_new_privs = false;
+  o.seccomp_filter = gpulab::no_new_processes_filter();
+  REQUIRE(!o.seccomp_filter.empty());
+  r = gpulab::run_process(o);
+  CHECK(r.ok());
+  CHECK(r.output == "NoNewPrivs: 1\nSeccomp: 2\n");  // a filter implies no new privileges
+
+  // The program runs under it: its first process is refused, and that ends it.
+  o = shell("/bin/true; echo after");
+  o.seccomp_filter = gpulab::no_new_processes_filter();
+  r = gpulab::run_process(o);
+  CHECK(r.signal == SIGSYS);
+  CHECK_FALSE(contains(r.output, "after"));
 }

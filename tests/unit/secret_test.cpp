@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
+#include <vector>
 
 #include "test_util.h"
 
@@ -90,4 +92,36 @@ TEST_CASE("the hidden seed: any non-empty text, from the option or the environme
 TEST_CASE("public seeds: anyone's SHA-256 of the text") {
   CHECK(gpulab::public_seed("abc") == 0xba7816bf8f01cfeaull);
   CHECK(gpulab::public_seed("public/tiny") != gpulab::public_seed("hidden/tiny"));
+}
+
+TEST_CASE("the hidden seed's file: its bytes, but for one newline at the end; never empty") {
+  test::TempDir tmp;
+  test::write_file(tmp / "a", "seed with spaces\n");
+  CHECK(gpulab::read_hidden_seed_file(tmp / "a") == "seed with spaces");  // echo S > file
+  test::write_file(tmp / "b", "two-newlines\n\n");
+  CHECK(gpulab::read_hidden_seed_file(tmp / "b") == "two-newlines\n");
+  test::write_file(tmp / "c", "no-newline");
+  CHECK(gpulab::read_hidden_seed_file(tmp / "c") == "no-newline");  // the packages' files
+  test::write_file(tmp / "empty", "\n");
+  CHECK_THROWS_WITH_AS(gpulab::read_hidden_seed_file(tmp / "empty"), doctest::Contains("is empty"),
+                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(gpulab::read_hidden_seed_file(tmp / "missing"),
+                       doctest::Contains((tmp / "missing").string().c_str()), std::runtime_error);
+}
+
+TEST_CASE("the secret options' values are blanked where the kernel shows the command line") {
+  // argv as the kernel lays it out: one block of NUL-ended strings.
+  const char raw[] = "gpulab\0grade\0--hidden-seed\0s3cret\0--seed=abc\0--out\0r.json\0";
+  const char hidden[] = "gpulab\0grade\0--hidden-seed\0******\0--seed=***\0--out\0r.json\0";
+  std::string block(raw, sizeof raw - 1);
+  std::vector<char*> argv;
+  for (size_t at = 0; at < block.size(); at += std::strlen(&block[at]) + 1)
+    argv.push_back(&block[at]);
+  gpulab::hide_secret_arguments(static_cast<int>(argv.size()), argv.data());
+  CHECK(block == std::string(hidden, sizeof hidden - 1));
+  // A secret option as the last word (no value) leaves everything else as it was.
+  char name[] = "gpulab", last[] = "--hidden-seed";
+  char* lone[] = {name, last};
+  gpulab::hide_secret_arguments(2, lone);
+  CHECK(std::string(last) == "--hidden-seed");
 }

@@ -10,6 +10,7 @@
 
 #include "dist_policy.h"
 #include "nearest_name.h"
+#include "platform_time.h"
 
 namespace gpulab {
 
@@ -86,9 +87,14 @@ std::string classroom_workflow(const std::string& workflow_template,
     const std::string id = classroom_step_id(lab);
     // Under build/, which the kit's own build makes and git leaves alone.
     const std::string result = "build/classroom-" + id + ".json";
-    steps += fill_template(step_template,
-                           {{"GPULAB_LAB", lab}, {"GPULAB_STEP_ID", id}, {"GPULAB_RESULT", result}},
-                           "packaging/github-classroom/lab-step.yml");
+    steps += fill_template(
+        step_template,
+        {{"GPULAB_LAB", lab},
+         {"GPULAB_STEP_ID", id},
+         {"GPULAB_RESULT", result},
+         {"GPULAB_STEP_MINUTES", std::to_string(kClassroomStepMinutes)},
+         {"GPULAB_TIME_BUDGET", platform_time_budget_text(60.0 * kClassroomStepMinutes)}},
+        "packaging/github-classroom/lab-step.yml");
     // The reporter reads runner <id>'s result from the variable <ID>_RESULTS.
     reporter_env += std::string(reporter_env.empty() ? "" : "\n") + "          " + upper(id) +
                     "_RESULTS: ${{ steps." + id + ".outputs.result }}";
@@ -99,6 +105,9 @@ std::string classroom_workflow(const std::string& workflow_template,
   return fill_template(workflow_template,
                        {{"GPULAB_VERSION", GPULAB_VERSION},
                         {"GPULAB_LABS", listed(labs)},
+                        {"GPULAB_JOB_MINUTES",
+                         std::to_string(kClassroomSetupMinutes +
+                                        kClassroomStepMinutes * static_cast<int>(labs.size()))},
                         {"GPULAB_REPORTER_ENV", reporter_env},
                         {"GPULAB_RUNNERS", runners},
                         {"GPULAB_LAB_STEPS", steps}},

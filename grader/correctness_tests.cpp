@@ -7,6 +7,7 @@
 #include "error_map_files.h"
 #include "grade_phases.h"
 #include "kept_outputs.h"
+#include "process.h"
 #include "reference_time.h"
 #include "remove_tree.h"
 #include "runner_flags.h"
@@ -62,12 +63,24 @@ bool CorrectnessTests::grade(const PartSpec& part) {
         continue;
       }
       c_.steps.step(part.name + " on " + ds->name);
-      r.d = c_.dataset(g, *ds);
       const auto out = c_.work / "runs" / part.name / ds->name;
       const bool twice = ds == called_twice;
       const std::vector<std::string> flags =
           twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{};
-      r.o = correctness_run(part, r.d, out, flags);
+      try {
+        throw_if_out_of_time();  // a dataset made past the part's share only delays its end
+        r.d = c_.dataset(g, *ds);
+        r.o = correctness_run(part, r.d, out, flags);
+      } catch (OutOfTime& stop) {
+        // Under a time budget (process.h's ChildDeadline): what ran when it ran out, as the
+        // student may know it. A hidden dataset is not named, and anything that ran on one is
+        // told only with the hidden datasets' results (part_budgets.h).
+        if (stop.during.empty())
+          stop.during =
+              "your code's run on " + (g.hidden ? "a hidden dataset" : "the dataset " + ds->name);
+        stop.during_hidden = stop.during_hidden || g.hidden;
+        throw;
+      }
       part_timed_out = r.o.timed_out;
       r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
       if (!r.o.ran && !r.o.timed_out && !r.o.outputs->names().empty()) {
@@ -105,7 +118,9 @@ bool CorrectnessTests::grade(const PartSpec& part) {
       }
     }
     const std::vector<SanitizerRuns::Verdict> verdicts =
-        jobs.empty() ? std::vector<SanitizerRuns::Verdict>{} : c_.sanitizer->check(part, jobs);
+        jobs.empty() ? std::vector<SanitizerRuns::Verdict>{}
+                     : while_doing("your code's runs under compute-sanitizer",
+                                   [&] { return c_.sanitizer->check(part, jobs); });
     int passed = 0;
     std::string details;
     std::vector<SimFindingSite> sites;  // the CPU backend's findings, for the class view
@@ -189,7 +204,9 @@ RunOutcome CorrectnessTests::correctness_run(const PartSpec& part, const Dataset
   const RunLimit first = limit_with(kept);
   RunOutcome o = run(first);
   if (!o.timed_out || !first.awaits_reference) return o;
-  const RunLimit known = limit_with(reference_cpu_s(part, d, flags));
+  const RunLimit known =
+      limit_with(while_doing("the timing of the reference solution that sets your run's limit",
+                             [&] { return reference_cpu_s(part, d, flags); }));
   if (known.cpu_s <= first.cpu_s) {  // the floor stands; the message says why
     o.message = run_failure(o.process, known);
     return o;

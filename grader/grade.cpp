@@ -13,6 +13,7 @@
 #include "grade_phases.h"
 #include "intake.h"
 #include "nearest_name.h"
+#include "part_budgets.h"
 #include "process.h"
 #include "remove_tree.h"
 #include "report_builder.h"
@@ -103,7 +104,10 @@ class Grading {
     std::optional<Test> writeup_test;
     if (writeup)
       writeup_test = keep_writeup(c_.lab, intake_spec, intake, c_.o.writeup_beside, c_.log);
-    grade_submission(report, out, intake_spec, intake, src, t0);
+    std::optional<TimeBudget> budget;
+    if (c_.o.time_budget_s) budget.emplace(*c_.o.time_budget_s, t0);
+    PartBudgets budgets(budget, report, out, c_.lab, c_.scope, c_.log);
+    grade_submission(report, out, budgets, intake_spec, intake, src, t0);
     out.to_review(std::move(to_review));
     // Last, whatever became of the code: the write-up is graded by the instructor either way.
     if (writeup_test) out.add(std::move(*writeup_test));
@@ -119,8 +123,9 @@ class Grading {
 
  private:
   // The submission taken in: built, and each selected part graded.
-  void grade_submission(Report& report, ReportBuilder& out, const IntakeSpec& intake_spec,
-                        const Intake& intake, const std::filesystem::path& src,
+  void grade_submission(Report& report, ReportBuilder& out, PartBudgets& budgets,
+                        const IntakeSpec& intake_spec, const Intake& intake,
+                        const std::filesystem::path& src,
                         std::chrono::steady_clock::time_point t0) {
     if (!intake.accepted) {
       report.outcome = SubmissionOutcome::kNotAccepted;
@@ -128,6 +133,50 @@ class Grading {
       return;
     }
     if (!intake.note(intake_spec).empty()) report.output += intake.note(intake_spec) + "\n";
+    // From the build on, no child runs past the time budget's end (time_budget.h): the build
+    // has all of it, each part its share (PartBudgets).
+    std::optional<ChildDeadline> budget_end;
+    if (const auto end = budgets.end()) budget_end.emplace(*end);
+    FileLock gpu_lock;
+    try {
+      if (!build_and_prepare(report, out, src, gpu_lock)) return;
+    } catch (const OutOfTime& stop) {
+      budgets.build_stopped(stop);
+      budgets.finish();
+      return;
+    }
+    if (c_.o.measure) return c_.o.measure(c_, runners_, out);
+    TimedTests timed(c_, runners_, out);
+    // Parts that run here share the budget; a GPU part without a GPU takes none of it.
+    const auto runs_here = [&](const PartSpec& part) {
+      return c_.scope.part_selected(part.name) && !(part.gpu && !c_.scope.gpu_parts_run);
+    };
+    int parts_left =
+        static_cast<int>(std::count_if(c_.lab.parts.begin(), c_.lab.parts.end(), runs_here));
+    for (const auto& part : c_.lab.parts) {
+      if (runs_here(part))
+        budgets.grade(part, parts_left--, [&] { grade_part(part, out, timed); });
+      else if (c_.scope.part_selected(part.name))
+        grade_part(part, out, timed);
+    }
+    budgets.finish();
+    if (c_.sim())
+      report.output +=
+          "Graded on gpulab's CPU backend (sim), which runs your kernels on the CPU and checks "
+          "them for bugs; it measures no speed, so performance points are left out of the "
+          "maximum.";
+    else if (!c_.device.usable && !c_.o.require_gpu)
+      report.output += "This machine has no usable CUDA GPU (" + c_.device.problem +
+                       "), so GPU parts were not graded and are left out of the maximum.";
+    report.execution_time_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // The student's runner built, and what its runs need made ready (what they see of the
+  // system, compute-sanitizer, the GPU's lock); false where it did not build, the report saying
+  // so.
+  bool build_and_prepare(Report& report, ReportBuilder& out, const std::filesystem::path& src,
+                         FileLock& gpu_lock) {
     c_.steps.note("building " + c_.o.submission.string());
     c_.student =
         build_runner(c_.lab, c_.paths, src, c_.work / "student-build", c_.o.backend, c_.sandbox);
@@ -140,29 +189,15 @@ class Grading {
               with_student_paths(
                   c_.student.message, src,
                   shown_submission_prefix(c_.o.submission, std::filesystem::current_path())));
-      return;
+      return false;
     }
     if (c_.sandbox.enabled()) show_runs_libraries();
     c_.sanitizer = SanitizerRuns::for_grading(c_, out);
-    FileLock gpu_lock;
     if (!c_.o.gpu_lock.empty()) {
       c_.steps.note("waiting for the GPU (lock " + c_.o.gpu_lock.string() + ")");
       gpu_lock = FileLock(c_.o.gpu_lock);
     }
-    if (c_.o.measure) return c_.o.measure(c_, runners_, out);
-    TimedTests timed(c_, runners_, out);
-    for (const auto& part : c_.lab.parts)
-      if (c_.scope.part_selected(part.name)) grade_part(part, out, timed);
-    if (c_.sim())
-      report.output +=
-          "Graded on gpulab's CPU backend (sim), which runs your kernels on the CPU and checks "
-          "them for bugs; it measures no speed, so performance points are left out of the "
-          "maximum.";
-    else if (!c_.device.usable && !c_.o.require_gpu)
-      report.output += "This machine has no usable CUDA GPU (" + c_.device.problem +
-                       "), so GPU parts were not graded and are left out of the maximum.";
-    report.execution_time_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return true;
   }
 
   // What every run of this grading sees of the system (run_libraries.h), read once.
@@ -305,7 +340,7 @@ class Grading {
                "here; grading on a GPU awards them.",
                {part.name, "performance"});
     else if (c_.o.performance)
-      timed.grade(part, public_ok);
+      while_doing("its performance test's timed runs", [&] { timed.grade(part, public_ok); });
     else
       out.info(part.name + ": performance not measured (--no-time)",
                "Timing was switched off for this run.", {part.name, "performance"});
@@ -328,6 +363,9 @@ Report grade(const GradeOptions& options, std::ostream& log) {
     report.grader_error = e.what();
   } catch (const Stopped& s) {  // the tests finished before it stay
     report.stopped_by = s.signal;
+  } catch (const OutOfTime& o) {  // each part and the build take their own: never expected here
+    report.grader_error = "the time budget ran out outside any part of the grading" +
+                          (o.during.empty() ? std::string() : " (during " + o.during + ")");
   }
   report.phase_seconds = clock.seconds();
   rusage self{};

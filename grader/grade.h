@@ -35,7 +35,11 @@ struct GradeOptions {
   // run_limit.h, which on the CPU backend follows the reference's time.
   std::optional<double> run_timeout_s;
   double timed_run_timeout_s = 180;  // one timed run
-  std::filesystem::path work_dir;    // empty: a fresh temporary directory, removed afterwards
+  // Seconds the whole grading may take (gpulab grade and run --time-budget; time_budget.h): the
+  // build and the parts share them, and what they do not reach is reported not graded. None:
+  // no budget.
+  std::optional<double> time_budget_s;
+  std::filesystem::path work_dir;  // empty: a fresh temporary directory, removed afterwards
   std::string backend = "cuda";
   // Grade even where student code cannot be sandboxed (no bubblewrap or user namespaces); the
   // report's environment says so. Without it such a grading is refused.

@@ -5,6 +5,7 @@
 
 #include "dist_policy.h"
 #include "lab_config.h"
+#include "number_text.h"
 #include "paths.h"
 
 namespace gpulab {
@@ -25,11 +26,15 @@ std::string read_text(const std::filesystem::path& file) {
 }  // namespace
 
 int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
-                            const std::filesystem::path& out, std::ostream& log) {
+                            const std::filesystem::path& out, std::ostream& log, double timeout_s) {
   const Paths paths = Paths::current();
   LabConfig::load_id(paths.source, lab);  // the lab exists and its lab.json is sound
   const std::vector<std::pair<std::string, std::string>> values = {
-      {"GPULAB_LAB", lab}, {"GPULAB_VERSION", GPULAB_VERSION}, {"GPULAB_SEED_FILE", kSeedFile}};
+      {"GPULAB_LAB", lab},
+      {"GPULAB_VERSION", GPULAB_VERSION},
+      {"GPULAB_SEED_FILE", kSeedFile},
+      {"GPULAB_PLATFORM_TIMEOUT", printf_text("%g", timeout_s)},
+      {"GPULAB_TIME_BUDGET", platform_time_budget_text(timeout_s)}};
   std::vector<ArchiveFile> files;
   for (const char* script : {"setup.sh", "run_autograder"}) {
     const auto file = paths.source / "packaging" / "gradescope" / script;
@@ -44,7 +49,12 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
   write_archive(out, files);
   log << "wrote " << out.string() << ": the Gradescope autograder for " << lab
       << " (CPU backend), with setup.sh, run_autograder and " << sources.size()
-      << " gpulab sources; upload it as the assignment's autograder (Ubuntu 24.04 base image)\n";
+      << " gpulab sources; upload it as the assignment's autograder (Ubuntu 24.04 base image). "
+         "It grades within "
+      << platform_time_budget_text(timeout_s) << " s, for an autograder timeout of "
+      << printf_text("%g", timeout_s)
+      << " s: set that timeout in the assignment's settings, or package again with "
+         "--platform-timeout\n";
   return 0;
 }
 

@@ -8,9 +8,14 @@
 #include <ostream>
 #include <string>
 
+#include "platform_time.h"
+
 namespace gpulab {
 
+// `timeout_s`: the assignment's autograder timeout on Gradescope (platform_time.h), which its
+// run_autograder's time budget follows.
 int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
-                            const std::filesystem::path& out, std::ostream& log);
+                            const std::filesystem::path& out, std::ostream& log,
+                            double timeout_s = kGradescopeTimeoutS);
 
 }  // namespace gpulab

@@ -23,7 +23,9 @@
 #include "grade_all_status.h"
 #include "gradescope_package.h"
 #include "lab_config.h"
+#include "number_text.h"
 #include "paths.h"
+#include "platform_time.h"
 #include "prairielearn_package.h"
 #include "progress.h"
 #include "report_formats.h"
@@ -35,6 +37,7 @@
 #include "stop_signals.h"
 #include "student_kit.h"
 #include "submission_policy.h"
+#include "time_budget.h"
 #include "time_command.h"
 
 namespace {
@@ -107,6 +110,30 @@ void add_format_option(CLI::App* command, ReportOut& out) {
           "--format", [&out](const std::string& name) { out.format = *format_named(name); },
           "The report's format (default: gradescope):\n" + formats_help())
       ->check(CLI::IsMember(format_names()));
+}
+
+// --time-budget, of grade and run alike (time_budget.h): declared here once.
+void add_time_budget_option(CLI::App* command, GradeOptions& o) {
+  command
+      ->add_option_function<double>(
+          "--time-budget", [&o](double s) { o.time_budget_s = s; },
+          "Seconds the whole grading may take, its build included: each part gets an equal share "
+          "of what is left (what one leaves goes to the later ones); a part whose share runs "
+          "out, or that the budget does not reach, is reported \"not graded: time budget\", "
+          "and the report is written within the budget. The course platforms' packages pass "
+          "their time limit less a margin (docs/GRADING.md, \"The time budget\") (default: "
+          "none)")
+      ->check(CLI::Range(kMinTimeBudgetS, kMaxTimeBudgetS));
+}
+
+// --platform-timeout, of each course platform's package (platform_time.h): declared here once.
+void add_platform_timeout_option(CLI::App* command, double& timeout_s, const std::string& what) {
+  command
+      ->add_option("--platform-timeout", timeout_s,
+                   what + ", in seconds (default: " + printf_text("%g", timeout_s) +
+                       "): the platform stops a grading then, so gpulab grades within it less a "
+                       "margin (--time-budget; docs/GRADING.md, \"The time budget\")")
+      ->check(CLI::Range(kMinPlatformTimeoutS, kMaxPlatformTimeoutS));
 }
 
 int cmd_rubric(const std::string& id, bool update) {
@@ -204,6 +231,7 @@ int main(int argc, char** argv) {
   bool run_require_sandbox = false;
   run->add_flag("--require-sandbox", run_require_sandbox,
                 "Refuse to run the code where it cannot be sandboxed (bubblewrap)");
+  add_time_budget_option(run, run_o);
 
   auto* grade_cmd = app.add_subcommand("grade", "Grade a submission and write results.json");
   grade_cmd->add_option("lab", grade_o.lab, "Lab id")->required();
@@ -240,6 +268,7 @@ int main(int argc, char** argv) {
                    "Seconds on the clock per correctness run (default: 60 on the GPU; on the CPU "
                    "backend a CPU time limit that follows the reference's, docs/GRADING.md)")
       ->check(CLI::PositiveNumber);
+  add_time_budget_option(grade_cmd, grade_o);
   grade_cmd->add_option("--work-dir", grade_o.work_dir, "Keep build and run files here");
   bool grade_no_time = false;
   grade_cmd->add_flag("--no-time", grade_no_time, "Correctness only: skip the timed runs");
@@ -340,6 +369,9 @@ int main(int argc, char** argv) {
   gs_cmd->add_option("--out", gs_out, "The zip to write (autograder.zip)")->required();
   auto* gs_seed_opt =
       gs_cmd->add_option("--hidden-seed", gs_seed, "The hidden datasets' secret (as grade)");
+  double gs_timeout_s = kGradescopeTimeoutS;
+  add_platform_timeout_option(gs_cmd, gs_timeout_s,
+                              "The assignment's autograder timeout on Gradescope");
   PrairieLearnPackage pl;
   auto* pl_cmd = package_cmd->add_subcommand(
       "prairielearn", "A PrairieLearn question for one lab and its grader image (CPU backend)");
@@ -351,6 +383,8 @@ int main(int argc, char** argv) {
                      "The Docker Hub account or organization the course's PrairieLearn pulls "
                      "from: the image is ACCOUNT/gpulab-prairielearn:<version>");
   pl_cmd->add_option("--image", pl.image, "The image's whole name instead, ACCOUNT/NAME[:TAG]");
+  add_platform_timeout_option(pl_cmd, pl.timeout_s,
+                              "The question's timeout, which the package writes into info.json");
 
   std::string dist_out;
   auto* dist_cmd = app.add_subcommand(
@@ -498,7 +532,7 @@ int main(int argc, char** argv) {
     }
     if (gs_cmd->parsed()) {
       const auto seed = package_seed("gradescope", gs_seed_opt, gs_seed);
-      return seed ? make_gradescope_package(gs_lab, *seed, gs_out, std::cout) : 1;
+      return seed ? make_gradescope_package(gs_lab, *seed, gs_out, std::cout, gs_timeout_s) : 1;
     }
     if (pl_cmd->parsed()) {
       const auto seed = package_seed("prairielearn", pl_seed_opt, pl.hidden_seed);

@@ -1,5 +1,6 @@
 #include "prairielearn_package.h"
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -21,12 +22,6 @@ namespace {
 // into the Dockerfile and the entrypoint, and named by info.json.
 constexpr const char* kImageSource = "/opt/gpulab";
 constexpr const char* kImageEntrypoint = "/usr/local/bin/gpulab-prairielearn-grade";
-// Seconds PrairieLearn gives one grading before it stops the container. A correct scan on the
-// CPU backend grades in about 10 s from an empty dataset cache (each job's container starts
-// with one); a slow or hanging submission is stopped run by run at gpulab's own limits, which
-// this leaves room for.
-constexpr int kTimeoutS = 600;
-
 // A UUID for the lab's question, the same each time it is packaged (PrairieLearn knows a
 // question by it across syncs): name-based, from SHA-256 of public text, version 5's layout.
 std::string question_uuid(const std::string& lab) {
@@ -38,7 +33,11 @@ std::string question_uuid(const std::string& lab) {
          hex.substr(16, 4) + "-" + hex.substr(20);
 }
 
-std::string info_json(const LabConfig& lab, const std::string& image) {
+// `timeout_s`: seconds PrairieLearn gives one grading before it stops the container. A correct
+// scan on the CPU backend grades in about 10 s from an empty dataset cache (each job's container
+// starts with one); a slow or hanging submission is graded within the time budget the question
+// keeps beside it (tests/time-budget).
+std::string info_json(const LabConfig& lab, const std::string& image, double timeout_s) {
   const nlohmann::json info = {{"uuid", question_uuid(lab.id)},
                                {"title", "gpulab " + lab.id + ": " + lab.title},
                                {"topic", "gpulab"},
@@ -50,7 +49,7 @@ std::string info_json(const LabConfig& lab, const std::string& image) {
                                 {{"enabled", true},
                                  {"image", image},
                                  {"entrypoint", kImageEntrypoint},
-                                 {"timeout", kTimeoutS}}}};
+                                 {"timeout", std::llround(timeout_s)}}}};
   return info.dump(2) + "\n";
 }
 
@@ -133,11 +132,13 @@ int make_prairielearn_package(const PrairieLearnPackage& p, std::ostream& log) {
                              " exists and is not an empty folder: give a new one (the package "
                              "writes question/ and image/ under it)");
   const fs::path question = p.out / "question", image = p.out / "image";
-  write_file(question / "info.json", info_json(lab, image_name), false);
+  write_file(question / "info.json", info_json(lab, image_name, p.timeout_s), false);
   write_file(question / "question.html", question_html(lab), false);
   // The grader's inputs, in files of their own so the entrypoint reads each as it is (any text).
   write_file(question / "tests" / "lab", lab.id, false);
   write_file(question / "tests" / "hidden-seed", p.hidden_seed, false);
+  write_file(question / "tests" / "time-budget", platform_time_budget_text(p.timeout_s) + "\n",
+             false);
 
   const std::vector<std::pair<std::string, std::string>> values = {
       {"GPULAB_VERSION", GPULAB_VERSION},
@@ -160,7 +161,10 @@ int make_prairielearn_package(const PrairieLearnPackage& p, std::ostream& log) {
       << sources.size() << " gpulab sources; build it with `docker build --platform "
       << kPrairieLearnPlatform << " -t " << image_name << " " << image.string()
       << "` and push it with `docker push " << image_name
-      << "` where the course's PrairieLearn pulls images)\n";
+      << "` where the course's PrairieLearn pulls images). Its gradings keep within "
+      << platform_time_budget_text(p.timeout_s) << " s for the question's timeout of "
+      << std::llround(p.timeout_s)
+      << " s (info.json): package again with --platform-timeout to change both\n";
   return 0;
 }
 

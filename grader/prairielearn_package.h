@@ -13,6 +13,8 @@
 #include <ostream>
 #include <string>
 
+#include "platform_time.h"
+
 namespace gpulab {
 
 struct PrairieLearnPackage {
@@ -25,6 +27,9 @@ struct PrairieLearnPackage {
   // The Docker Hub account or organization the course's PrairieLearn pulls the image from
   // (--image-account): the account part the default name needs.
   std::string image_account;
+  // The question's timeout (info.json's externalGradingOptions.timeout, --platform-timeout): the
+  // time budget of its gradings follows it (platform_time.h).
+  double timeout_s = kPrairieLearnTimeoutS;
 };
 
 // The image's name: `p.image`, else `p.image_account`/gpulab-prairielearn:<gpulab's version>, so a

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -36,7 +37,34 @@ std::mutex running_mutex;
 std::set<pid_t> running;
 bool closed = false;
 
+// The children's deadline (ChildDeadline) as the steady clock's ticks; kNoDeadline: none. Read by
+// every thread that runs children, set by the grading's.
+using Clock = std::chrono::steady_clock;
+constexpr Clock::rep kNoDeadline = Clock::time_point::max().time_since_epoch().count();
+std::atomic<Clock::rep> deadline_ticks{kNoDeadline};
+
+Clock::time_point children_deadline() {
+  return Clock::time_point(Clock::duration(deadline_ticks.load()));
+}
+
 }  // namespace
+
+ChildDeadline::ChildDeadline(Clock::time_point at) : before_(current()) {
+  deadline_ticks.store(at.time_since_epoch().count());
+}
+
+ChildDeadline::~ChildDeadline() {
+  deadline_ticks.store(before_ ? before_->time_since_epoch().count() : kNoDeadline);
+}
+
+std::optional<Clock::time_point> ChildDeadline::current() {
+  if (deadline_ticks.load() == kNoDeadline) return std::nullopt;
+  return children_deadline();
+}
+
+void throw_if_out_of_time() {
+  if (Clock::now() >= children_deadline()) throw OutOfTime{0, "", false};
+}
 
 void kill_running_processes() {
   std::lock_guard<std::mutex> lock(running_mutex);
@@ -207,6 +235,11 @@ ProcessResult run_process(const ProcessOptions& o) {
     close_all();
     throw Stopped{stop_signal()};
   }
+  if (t0 >= children_deadline()) {
+    registry.unlock();
+    close_all();
+    throw OutOfTime{0, "", false};
+  }
   const pid_t pid = fork();
   if (pid < 0) {
     r.start_error = std::string("fork: ") + std::strerror(errno);
@@ -309,7 +342,8 @@ ProcessResult run_process(const ProcessOptions& o) {
     return true;
   };
   bool pipe_open = true;
-  int stopped_by = 0;  // the stop signal, once the child has been told
+  double out_of_time_s = 0;  // when killed at the children's deadline (ChildDeadline), its time
+  int stopped_by = 0;        // the stop signal, once the child has been told
   std::chrono::steady_clock::time_point stop_deadline;
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
@@ -322,13 +356,21 @@ ProcessResult run_process(const ProcessOptions& o) {
       kill(-pid, SIGKILL);
       break;
     }
-    if (now >= deadline) {
-      r.timed_out = true;
+    // Its own timeout or the children's deadline, whichever comes first. The deadline is read
+    // each time round: the grading's thread sets it, and children run in other threads too.
+    const Clock::time_point cut = children_deadline();
+    const bool own_first = deadline <= cut;
+    using Ms = std::chrono::duration<double, std::milli>;
+    const Ms left = own_first ? Ms(deadline - now) : Ms(cut - now);
+    if (left.count() <= 0) {
+      if (own_first)
+        r.timed_out = true;
+      else
+        out_of_time_s = std::max(clock.wall_s(), 1e-9);
       kill(-pid, SIGKILL);
       break;
     }
-    const int wait_ms = static_cast<int>(std::min<double>(
-        100, std::chrono::duration<double, std::milli>(deadline - now).count() + 1));
+    const int wait_ms = static_cast<int>(std::min<double>(100, left.count() + 1));
     pollfd polled[3] = {
         {pipe_open ? fds[0] : -1, POLLIN, 0}, {channel, POLLIN, 0}, {collect_read, POLLIN, 0}};
     if (poll(polled, 3, wait_ms) > 0) {
@@ -394,6 +436,7 @@ ProcessResult run_process(const ProcessOptions& o) {
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   }
   if (stopped_by) throw Stopped{stopped_by};
+  if (out_of_time_s > 0) throw OutOfTime{out_of_time_s, "", false};
   if (r.output_truncated)
     r.output += "\n[... output truncated: " + std::to_string(r.output_bytes) + " bytes in all]";
   return r;

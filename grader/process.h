@@ -101,8 +101,57 @@ struct ProcessResult {
   std::string describe() const;
 };
 
+// A time by which every child must have ended: a grading's time budget (time_budget.h) sets
+// one while it grades, so that each child, whoever starts it (a build, a run, the reference's
+// runs, compute-sanitizer's side by side), ends within it. Thrown by run_process for a child
+// still running then (killed with its group) or not started because the time had come; the
+// child's own timeout, where it comes first, is a timeout as before (ProcessResult::timed_out).
+// Not a std::exception, as Stopped is not: no `catch (const std::exception&)` on the way takes
+// it for a failure.
+struct OutOfTime {
+  double ran_s = 0;  // how long the child had run when it was stopped; 0: it was not started
+  // What the child was, for its reader ("your code's run on the dataset int-1"): empty from
+  // run_process; the first caller on the way up that knows sets it.
+  std::string during;
+  // `during` is a run on a hidden dataset: the instructor's to know, told to a student only
+  // with the results of the hidden datasets.
+  bool during_hidden = false;
+};
+
+// `work()`, and what it returns; an OutOfTime from it that does not say what ran gets `during`.
+template <class Work>
+auto while_doing(const std::string& during, Work work) -> decltype(work()) {
+  try {
+    return work();
+  } catch (OutOfTime& stop) {
+    if (stop.during.empty()) stop.during = during;
+    throw;
+  }
+}
+
+// Sets the children's deadline to `at` for as long as it lives, then puts the one before it
+// back (deadlines nest: a grading's, then a part's within it). The grading's thread alone sets
+// them; every thread's children keep them.
+class ChildDeadline {
+ public:
+  explicit ChildDeadline(std::chrono::steady_clock::time_point at);
+  ~ChildDeadline();
+  ChildDeadline(const ChildDeadline&) = delete;
+  ChildDeadline& operator=(const ChildDeadline&) = delete;
+
+  // The deadline in force; nullopt where none is.
+  static std::optional<std::chrono::steady_clock::time_point> current();
+
+ private:
+  std::optional<std::chrono::steady_clock::time_point> before_;
+};
+
+// Throws OutOfTime (ran_s 0) once the children's deadline has passed: for work of the grader's
+// own that would start past it (making a dataset).
+void throw_if_out_of_time();
+
 // Throws Stopped (stop_signals.h) when gpulab is stopped before or while the child runs, once
-// the child's group is ended.
+// the child's group is ended; throws OutOfTime (above) for a child the deadline stopped.
 ProcessResult run_process(const ProcessOptions& options);
 
 // Kills the process group of every child run_process is running, and starts none after: for

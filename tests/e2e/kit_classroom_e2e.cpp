@@ -77,6 +77,7 @@ TEST_SUITE("student-kit") {
     const std::string readme_build = trimmed(m[1]);
 
     std::map<std::string, std::string> results, lab_of;  // by step id
+    int step_minutes = 0;                                // the labs' steps' limits
     bool built = false, reported = false;
     for (const json& step : job["steps"]) {
       const std::string name = step.value("name", "");
@@ -119,6 +120,12 @@ TEST_SUITE("student-kit") {
       const std::string id = step["id"];
       REQUIRE(std::regex_search(run, m, std::regex("build/gpulab run (\\S+) --backend sim ")));
       lab_of[id] = m[1];
+      // gpulab's time budget ends before the step's limit, and the job's holds every step.
+      REQUIRE(step.contains("timeout-minutes"));
+      step_minutes += step["timeout-minutes"].get<int>();
+      std::smatch budget;
+      REQUIRE(std::regex_search(run, budget, std::regex("--time-budget (\\d+) ")));
+      CHECK(std::stod(budget[1]) < 60.0 * step["timeout-minutes"].get<int>());
       const fs::path github_output = dir / (id + ".output");
       std::ofstream(github_output).close();
       const auto ran = run_command({"bash", "-e", "-c", run}, kit.kit,
@@ -132,6 +139,7 @@ TEST_SUITE("student-kit") {
     CHECK(built);
     CHECK(reported);
     REQUIRE(lab_of.size() == 2);  // the fixture's --lab scatter-gather --lab scan
+    CHECK(job["timeout-minutes"].get<int>() > step_minutes);
 
     for (const auto& [id, encoded] : results) {
       const std::string lab = lab_of[id];

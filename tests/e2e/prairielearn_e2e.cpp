@@ -2,8 +2,8 @@
 // it, without docker: `gpulab package prairielearn` writes the question and the image's context,
 // a folder laid out like the container's /grade (student/, tests/ from the question,
 // data/data.json) stands in for it, and the image's entrypoint grades it on the CPU backend with
-// this build's gpulab. A correct scan scores 1, the stub 0, and code that does not compile is
-// not gradable, with the compiler's words.
+// this build's gpulab. A correct scan scores 1, the stub 0, code that does not compile is not
+// gradable, with the compiler's words, and the question's time budget reaches gpulab.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -86,6 +86,17 @@ TEST_SUITE("prairielearn") {
     CHECK(has(broken["message"], "did not build"));
     CHECK(has(broken["output"], "scan.cu:7:48: error"));
     CHECK(broken["tests"].empty());
+
+    // The question's time budget reaches gpulab: the package's (its 600 s timeout less a margin),
+    // and a question given 1 s has the build stopped, every part not graded, still gradable.
+    CHECK(read_text(root / "tests" / "time-budget") == "540\n");
+    std::ofstream(root / "tests" / "time-budget") << "1\n";
+    const json out_of_time = grade_with(kSource / "reference" / "scan" / "scan.cu");
+    CHECK(out_of_time["gradable"] == true);
+    CHECK(out_of_time["score"] == 0.0);
+    CHECK(has(out_of_time["message"], "Not every part was graded"));
+    CHECK(out_of_time["tests"].size() == 5);  // a test per part
+    for (const auto& t : out_of_time["tests"]) CHECK(has(t["name"], ": not graded: time budget"));
 
     // Without gpulab (an image whose build failed) the entrypoint still leaves a results.json.
     const auto r = run_command({entrypoint.string()}, root,

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "platform_time.h"
 #include "test_util.h"
 
 using gpulab::ClassroomOptions;
@@ -52,9 +53,18 @@ TEST_CASE("classroom workflow: a step per lab, each a runner of the reporter, no
       "        run: |\n"
       "          mkdir -p \"$(dirname build/classroom-scattergather.json)\"\n"
       "          rm -f build/classroom-scattergather.json\n");
+  // Within a time budget: the step's limit less a margin (platform_time.h), so that the step
+  // hands on a report before GitHub stops it; the job's limit holds the set-up and every step.
+  const std::string minutes = std::to_string(gpulab::kClassroomStepMinutes);
   const auto scan = w.find(
       "build/gpulab run scan --backend sim --format github-classroom "
-      "--out build/classroom-scan.json || status=$?");
+      "--out build/classroom-scan.json --time-budget " +
+      gpulab::platform_time_budget_text(60.0 * gpulab::kClassroomStepMinutes) + " || status=$?");
+  CHECK(w.find("        timeout-minutes: " + minutes + "\n        id: scan\n") !=
+        std::string::npos);
+  CHECK(w.find("    timeout-minutes: " +
+               std::to_string(gpulab::kClassroomSetupMinutes + 2 * gpulab::kClassroomStepMinutes) +
+               "\n") != std::string::npos);
   REQUIRE(sg != std::string::npos);
   REQUIRE(scan != std::string::npos);
   CHECK(sg < scan);

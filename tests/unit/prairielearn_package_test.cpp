@@ -47,6 +47,12 @@ TEST_CASE("prairielearn package: an external-graded question for the lab, the se
   }
   CHECK(read_file(p.out / "question" / "tests" / "lab") == "scan");
   CHECK(read_file(p.out / "question" / "tests" / "hidden-seed") == p.hidden_seed);
+  // The question's timeout, and beside it the time budget its gradings keep within (the
+  // entrypoint passes it as --time-budget): the timeout less a margin.
+  CHECK(i["externalGradingOptions"]["timeout"] == 600);
+  CHECK(read_file(p.out / "question" / "tests" / "time-budget") == "540\n");
+  CHECK(contains(read_file(p.out / "image" / "entrypoint"), "--time-budget \"$budget_s\""));
+  CHECK(contains(log.str(), "Its gradings keep within 540 s for the question's timeout of 600 s"));
   const std::string html = read_file(p.out / "question" / "question.html");
   // The write-up (lab.json's "writeup") may come with the code, for the instructor to grade.
   CHECK(
@@ -64,6 +70,16 @@ TEST_CASE("prairielearn package: an external-graded question for the lab, the se
   // Built for PrairieLearn's x86-64 graders whatever machine builds it.
   CHECK(contains(log.str(), "docker build --platform linux/amd64 -t course/gpulab-grader:1 "));
   CHECK(contains(log.str(), "docker push course/gpulab-grader:1"));
+}
+
+TEST_CASE("prairielearn package: a course's own timeout, and the budget that follows it") {
+  test::TempDir dir;
+  std::ostringstream log;
+  auto p = package("scan", dir / "a");
+  p.timeout_s = 1200;
+  REQUIRE(gpulab::make_prairielearn_package(p, log) == 0);
+  CHECK(info(p.out)["externalGradingOptions"]["timeout"] == 1200);
+  CHECK(read_file(p.out / "question" / "tests" / "time-budget") == "1140\n");
 }
 
 // A name without an account part (the old default, gpulab-prairielearn:<version>) can be

@@ -123,6 +123,70 @@ TEST_CASE("run_process kills the child's whole process group on timeout") {
   CHECK(process_dead(grandchild));
 }
 
+TEST_CASE("a child still running at the children's deadline is killed, group and all") {
+  const auto t0 = Clock::now();
+  const gpulab::ChildDeadline deadline(t0 + std::chrono::milliseconds(500));
+  // Its own timeout is far later: the deadline stops it, and says so by OutOfTime, not as a
+  // timeout of its own.
+  const test::TempDir dir;
+  ProcessOptions o = shell("sleep 30 & echo $! > pid; wait", 30);
+  o.cwd = dir.path();
+  double ran_s = -1;
+  try {
+    gpulab::run_process(o);
+  } catch (const gpulab::OutOfTime& stop) {
+    ran_s = stop.ran_s;
+    CHECK(stop.during.empty());
+  }
+  const double elapsed = seconds_since(t0);
+  CHECK(ran_s >= 0.45);
+  CHECK(elapsed < 1.5);
+  const pid_t grandchild = static_cast<pid_t>(std::atol(test::read_file(dir / "pid").c_str()));
+  REQUIRE(grandchild > 0);
+  CHECK(process_dead(grandchild));
+}
+
+TEST_CASE("a child's own timeout before the deadline is its own, and no child starts past it") {
+  const test::TempDir dir;
+  ProcessOptions touch = shell("touch started");
+  touch.cwd = dir.path();
+  const auto t0 = Clock::now();
+  {
+    const gpulab::ChildDeadline deadline(t0 + std::chrono::seconds(20));
+    REQUIRE(gpulab::ChildDeadline::current());
+    // Deadlines nest: a part's within the grading's, then the grading's again.
+    {
+      const gpulab::ChildDeadline part(t0 + std::chrono::milliseconds(300));
+      CHECK(*gpulab::ChildDeadline::current() == t0 + std::chrono::milliseconds(300));
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      // Past it: nothing is started (the file is never made), nor is the grader's own work.
+      CHECK_THROWS_AS(gpulab::run_process(touch), gpulab::OutOfTime);
+      CHECK_FALSE(std::filesystem::exists(dir / "started"));
+      CHECK_THROWS_AS(gpulab::throw_if_out_of_time(), gpulab::OutOfTime);
+    }
+    CHECK(*gpulab::ChildDeadline::current() == t0 + std::chrono::seconds(20));
+    gpulab::throw_if_out_of_time();  // the grading's deadline is still ahead
+    const ProcessResult r = gpulab::run_process(shell("sleep 30", 0.3));
+    CHECK(r.timed_out);
+  }
+  CHECK_FALSE(gpulab::ChildDeadline::current());
+  CHECK(gpulab::run_process(shell("true")).ok());
+}
+
+// while_doing: an OutOfTime on its way up learns what ran, from the first caller that knows.
+TEST_CASE("an OutOfTime is told what ran by the innermost caller that knows") {
+  std::string during;
+  try {
+    gpulab::while_doing("the outer step", [] {
+      gpulab::while_doing("the run on int-1", [] { throw gpulab::OutOfTime{2.5, "", false}; });
+    });
+  } catch (const gpulab::OutOfTime& stop) {
+    during = stop.during;
+  }
+  CHECK(during == "the run on int-1");
+  CHECK(gpulab::while_doing("unused", [] { return 7; }) == 7);
+}
+
 TEST_CASE("run_process keeps output_limit bytes and counts the rest") {
   ProcessOptions o = shell("head -c 1000000 /dev/zero | tr '\\0' x");
   o.output_limit = 4096;

@@ -62,6 +62,16 @@ void write_record(const ClassJob& j, json record) {
   write_file_atomically(j.dir / kRecord, record.dump(2) + "\n");
 }
 
+// Gradescope's results.json beside the report, from it, only where it has a score: Gradescope's
+// format cannot say "no score" (without one it adds up the tests, a grade), and no results.json
+// is Gradescope's own failure state. One left by an earlier grading goes.
+void write_gradescope_results(const fs::path& dir, const Report& report) {
+  if (report.scored())
+    write_report(dir / kResults, report, ReportFormat::kGradescope);
+  else
+    fs::remove(dir / kResults);
+}
+
 }  // namespace
 
 std::vector<ClassJob> list_class_jobs(const GradeAllOptions& o,
@@ -194,8 +204,7 @@ GradedSubmission grade_class_job(const ClassJob& j, const GradeAllOptions& o,
     write_report(j.dir / kReport, *report, ReportFormat::kGpulab);
     fs::remove(j.dir / kPartial);
   }
-  // Gradescope's results.json, from the same report.
-  write_report(j.dir / kResults, *report, ReportFormat::kGradescope);
+  write_gradescope_results(j.dir, *report);
   const bool ok = report->scored();
   const double max = report->max_score();
   const double seconds =
@@ -225,7 +234,7 @@ void record_stopped_by_scheduler(const ClassJob& j, const std::string& backend, 
   fs::create_directories(j.dir);
   const Report r = stopped_by_scheduler_report(j.lab, backend, signal);
   write_report(j.dir / kReport, r, ReportFormat::kGpulab);
-  write_report(j.dir / kResults, r, ReportFormat::kGradescope);
+  write_gradescope_results(j.dir, r);
   write_record(j, {{"outcome", kOutcomeStopped}, {"max_score", r.max_score()}});
 }
 

@@ -20,7 +20,7 @@ namespace class_files {
 // The grade, in gpulab's own format: what every export is made from.
 constexpr const char* kReport = "report.json";
 constexpr const char* kPartial = "report.json.partial";  // what the grader writes, checked
-constexpr const char* kResults = "results.json";         // Gradescope's, from the report
+constexpr const char* kResults = "results.json";         // Gradescope's, from a report with a score
 constexpr const char* kRecord = "grading.json";
 constexpr const char* kLog = "grade.log";
 // Present while a SLURM task grades it (job, task, host, start): --status's "running".

@@ -13,6 +13,12 @@ bool counts(const Test& t) {
   return !t.info && t.max_score > 0;
 }
 
+// A report that gives points: one with a score, of something. A maximum of 0 graded nothing
+// worth points (no part that carries points ran), which no gradebook may read as a zero.
+bool gives_points(const Report& r) {
+  return r.scored() && r.max_score() > 0;
+}
+
 void add_once(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
@@ -106,6 +112,7 @@ LabResult ClassTable::result(const std::string& folder, const std::string& lab) 
   const Report* r = find(folder, lab);
   if (!r) return {"missing", 0.0, lab_max(lab)};
   if (!r->scored()) return {r->stopped_by ? "stopped" : "grader failed", std::nullopt, 0};
+  if (!gives_points(*r)) return {"not graded", std::nullopt, 0};
   return {outcome_name(r->outcome), r->final_score(), r->max_score()};
 }
 
@@ -114,7 +121,7 @@ std::optional<std::pair<double, double>> ClassTable::part_points(const std::stri
                                                                  const std::string& part) const {
   const Report* r = find(folder, lab);
   if (!r) return std::make_pair(0.0, part_max(lab, part));
-  if (!r->scored()) return std::nullopt;
+  if (!gives_points(*r)) return std::nullopt;
   double score = 0, max = 0;
   for (const auto& t : r->tests)
     if (counts(t) && part_of(t) == part) {
@@ -128,7 +135,7 @@ std::optional<double> ClassTable::test_points(const std::string& folder, const s
                                               const std::string& test) const {
   const Report* r = find(folder, lab);
   if (!r) return 0.0;
-  if (!r->scored()) return std::nullopt;
+  if (!gives_points(*r)) return std::nullopt;
   // Not graded at all (it did not build, was not accepted): every test zero.
   if (r->outcome != SubmissionOutcome::kGraded) return 0.0;
   for (const auto& t : r->tests)

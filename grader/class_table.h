@@ -8,7 +8,8 @@
 //   not accepted    histogram, and flagged with its status
 //   missing         (in the roster CSV, no submission) zeros too, of the lab's maximum
 //   grader failed,  no score (none is invented): empty cells, left out of means and totals,
-//   stopped         and flagged
+//   stopped,        and flagged; "not graded" is a report with a score of nothing (its maximum
+//   not graded      0: no part worth points was graded), which is no zero either
 #pragma once
 
 #include <map>
@@ -25,7 +26,7 @@ namespace gpulab {
 // One student's grade of one lab, as the table counts it.
 struct LabResult {
   std::string status;           // "graded", "did not build", "not accepted", "missing", ...
-  std::optional<double> score;  // none: the grader failed or was stopped
+  std::optional<double> score;  // none: the grader failed, was stopped, or graded nothing
   double max = 0;
   bool flagged() const { return status != "graded"; }
 };

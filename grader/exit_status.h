@@ -2,9 +2,10 @@
 // as one list (name, code, the line `gpulab --help` shows); docs/GRADING.md explains them.
 //  - kExitOk: grade and run: graded, the report holds a score; grade-all: every submission
 //    graded.
-//  - kExitFailed: grade and run: the grader itself failed, its report says why, without a
-//    score; grade-all: the grader failed on some submissions; any other command: it failed
-//    (gpulab says why).
+//  - kExitFailed: grade and run: the grader itself failed, or could not grade here (grade: a
+//    GPU part and no usable GPU), its report says why, without a score; grade-all: the grader
+//    failed on some submissions, or it refused to grade (no usable GPU); any other command: it
+//    failed (gpulab says why).
 //  - kExitTestsFailed: run: graded, and some test worth points did not pass (the terminal shows
 //    why). grade exits 0 whatever the score: the platforms that run it read the report. time: a
 //    timed run failed or its outputs were wrong (a wrong run gives no time), or the code did not

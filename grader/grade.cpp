@@ -12,6 +12,7 @@
 #include "grade_context.h"
 #include "grade_phases.h"
 #include "intake.h"
+#include "joined_words.h"
 #include "nearest_name.h"
 #include "part_budgets.h"
 #include "process.h"
@@ -72,6 +73,9 @@ class Grading {
         throw std::runtime_error("lab " + c_.lab.id + ": " + unknown_name("part", p, parts));
     c_.device = device_preflight();
     c_.scope = scope();
+    if (c_.o.require_gpu && !c_.sim() && !c_.device.usable)
+      throw std::runtime_error("Not graded: this machine has no usable CUDA GPU (" +
+                               c_.device.problem + "), and --require-gpu asks for one.");
     // A dataset that nothing graded here runs would grade nothing: 0 of 0, and a student left
     // wondering.
     if (!c_.scope.dataset.empty()) {
@@ -191,6 +195,7 @@ class Grading {
                   shown_submission_prefix(c_.o.submission, std::filesystem::current_path())));
       return false;
     }
+    refuse_without_gpu();
     if (c_.sandbox.enabled()) show_runs_libraries();
     c_.sanitizer = SanitizerRuns::for_grading(c_, out);
     if (!c_.o.gpu_lock.empty()) {
@@ -198,6 +203,23 @@ class Grading {
       gpu_lock = FileLock(c_.o.gpu_lock);
     }
     return true;
+  }
+
+  // A grade of record covers every part it selects: where a selected GPU part cannot run (the
+  // cuda backend, no usable GPU), code that built is not graded, rather than scored on the
+  // other parts alone (grade.h, of_record).
+  void refuse_without_gpu() const {
+    if (!c_.o.of_record || c_.scope.gpu_parts_run) return;
+    std::vector<std::string> gpu_parts;
+    for (const auto& part : c_.lab.parts)
+      if (part.gpu && c_.scope.part_selected(part.name)) gpu_parts.push_back(part.name);
+    if (gpu_parts.empty()) return;
+    throw std::runtime_error(
+        "Not graded: this machine has no usable CUDA GPU (" + c_.device.problem + "), and " +
+        (gpu_parts.size() == 1 ? "the part " : "the parts ") + joined(gpu_parts) +
+        (gpu_parts.size() == 1 ? " needs" : " need") +
+        " one, so no score is given. Grade on a machine with a GPU, or with --backend sim (every "
+        "part on gpulab's CPU backend, without performance points).");
   }
 
   // What every run of this grading sees of the system (run_libraries.h), read once.
@@ -218,7 +240,7 @@ class Grading {
     s.include_hidden = c_.o.include_hidden;
     s.performance = c_.o.performance;
     s.gpu_parts_run = c_.sim() || c_.device.usable;  // GPU parts run on a GPU, or on sim
-    s.require_gpu = c_.o.require_gpu;
+    s.gpu_parts_count = c_.o.of_record;
     s.reference = runners_.reference_available();
     return s;
   }

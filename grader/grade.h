@@ -29,7 +29,16 @@ struct GradeOptions {
   std::optional<std::string> hidden_seed;
   // Or the file that holds it (read_hidden_seed_file, secret.h).
   std::filesystem::path hidden_seed_file;
-  bool require_gpu = false;  // GPU parts without a GPU score zero instead of being left out
+  // gpulab grade (grade-all's graders too): a grade someone records, so it covers every part it
+  // selects or gives no score. On the cuda backend without a usable GPU, code that builds is
+  // not graded when a GPU part is selected (the report says why; --backend sim grades every part
+  // without a GPU), and a GPU part counts in the maximum of code that did not build or was not
+  // accepted. Otherwise (gpulab run and time, the student's own checks) such a part is said to be
+  // not graded and left out of the maximum.
+  bool of_record = false;
+  // --require-gpu, on the cuda backend: no usable GPU, no grading at all (CPU parts neither),
+  // refused before the submission is taken in.
+  bool require_gpu = false;
   bool performance = true;
   // One correctness run's limit on the clock (gpulab grade --timeout); none: the rule of
   // run_limit.h, which on the CPU backend follows the reference's time.

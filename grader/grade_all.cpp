@@ -18,6 +18,7 @@
 #include "exit_status.h"
 #include "grade.h"
 #include "gradebook.h"
+#include "joined_words.h"
 #include "lab_config.h"
 #include "paths.h"
 #include "progress.h"
@@ -55,11 +56,12 @@ class ClassGrading {
 
   int run(std::ostream& progress_out, bool tty) {
     seed_ = check_class_options(o_, out_);
+    gpus_ = visible_gpus(o_.backend);
+    refuse_without_gpu();
     std::vector<ClassJob> jobs = list_class_jobs(o_, seed_, out_);
     std::vector<const ClassJob*> todo;
     for (const auto& j : jobs)
       if (!already_graded(j)) todo.push_back(&j);
-    gpus_ = visible_gpus(o_.backend);
     gpu_load_.assign(gpus_.size(), 0);
     const unsigned workers = std::max(
         1u,
@@ -94,6 +96,30 @@ class ClassGrading {
   }
 
  private:
+  // On the cuda backend without a usable GPU, each grader of a lab with a GPU part would end
+  // without a score (grade.h, of_record), student after student: refused at once instead, with
+  // nothing graded or written. --require-gpu refuses whatever the labs' parts.
+  void refuse_without_gpu() const {
+    if (o_.backend != "cuda" || !gpus_.empty()) return;
+    std::vector<std::string> gpu_labs;
+    const Paths paths = Paths::current();
+    for (const auto& id : o_.labs) {
+      const LabConfig lab = LabConfig::load_id(paths.source, id);
+      if (std::any_of(lab.parts.begin(), lab.parts.end(), [](const PartSpec& p) { return p.gpu; }))
+        gpu_labs.push_back(id);
+    }
+    if (gpu_labs.empty() && !o_.require_gpu) return;
+    throw std::runtime_error(
+        "grade-all: this machine has no usable CUDA GPU (" + device_preflight().problem +
+        "), and " +
+        (o_.require_gpu ? std::string("--require-gpu asks for one")
+                        : joined(gpu_labs) + (gpu_labs.size() == 1 ? " has" : " have") +
+                              " GPU parts, which no grader could score here") +
+        ": nothing graded. Grade on a machine with a GPU (or --slurm, with a GPU for each "
+        "task), or with --backend sim (every part on gpulab's CPU backend, without "
+        "performance points).");
+  }
+
   void work() {
     for (;;) {
       const ClassJob* job;

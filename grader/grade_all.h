@@ -1,8 +1,9 @@
 // Grading a class: every student of a roster (roster.h) for each lab, each in its own
 // `gpulab grade` process, several at a time. Each grader writes gpulab's own report
 // (report_json.h) to OUT/<lab>/<student>/report.json, and results.json (Gradescope's) is written
-// from it; the class CSV, the HTML summary (class_table.h) and the gradebook uploads
-// (gradebook.h) are made from those same reports, so every export gives the same grade.
+// from it where it has a score; the class CSV, the HTML summary (class_table.h) and the
+// gradebook uploads (gradebook.h) are made from those same reports, so every export gives the
+// same grade.
 //
 // Why a process per submission, not a thread: a grader that crashes, hangs or runs out of
 // memory on one submission takes only that process with it; CUDA_VISIBLE_DEVICES, which pins a

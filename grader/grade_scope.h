@@ -19,7 +19,7 @@ struct GradeScope {
   bool include_hidden = true;      // gpulab run leaves hidden groups out
   bool performance = true;         // false: --no-time
   bool gpu_parts_run = true;       // a usable GPU, or the CPU backend
-  bool require_gpu = false;        // GPU parts without a GPU score zero, not left out
+  bool gpu_parts_count = false;    // GPU parts that cannot run here stay in the maximum (grade.h)
   // A reference to time against: the student kit has none, and then the performance test's
   // points are left out (the speedup is timed against the lab's baseline, which every copy has).
   bool reference = true;
@@ -28,9 +28,10 @@ struct GradeScope {
   // Timed points are measured: on a GPU backend, unless timing was switched off.
   bool timed() const { return performance && !sim(); }
   bool part_selected(const std::string& part) const;
-  // A GPU part that cannot run here and still counts in the maximum (--require-gpu) or not.
+  // A GPU part that cannot run here and is left out of the maximum (gpulab run) or not (a grade
+  // of record, which then has no score unless the code did not build or was not accepted).
   bool part_left_out(const PartSpec& part) const {
-    return part.gpu && !gpu_parts_run && !require_gpu;
+    return part.gpu && !gpu_parts_run && !gpu_parts_count;
   }
   bool wanted(const DatasetSpec& ds, const std::string& part) const;
   // A correctness group whose datasets run here: not a timing group, on this backend, and not

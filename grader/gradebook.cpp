@@ -38,7 +38,9 @@ std::string canvas_gradebook_csv(const ClassTable& table,
   for (const auto& lab : table.labs()) {
     const auto id = assignment_ids.find(lab);
     header.push_back(id == assignment_ids.end() ? lab : lab + " (" + id->second + ")");
-    possible.push_back(format_points(table.lab_max(lab)));
+    // No report with a score, no maximum: empty, never a 0 that Canvas would take as one.
+    const double max = table.lab_max(lab);
+    possible.push_back(max > 0 ? format_points(max) : "");
   }
   std::string out = csv_row(header) + csv_row(possible);
   for (const auto& student : table.students()) {

@@ -1,7 +1,8 @@
 // The class's scores as course platforms import them, written beside class.csv by grade-all
 // (docs/GRADING.md, "Publishing results"). Each row is a student of the class table
 // (class_table.h), with the score it counts: zeros for a submission that did not build or is
-// missing, an empty cell (the platform keeps what it had) where the grader failed.
+// missing, an empty cell (the platform keeps what it had) where the grader failed, was stopped
+// or graded nothing worth points: "not graded" is never a 0.
 #pragma once
 
 #include <map>
@@ -19,7 +20,8 @@ std::string gradescope_scores_csv(const ClassTable& table, const std::string& la
 
 // Canvas's gradebook import: the student columns, then a column per lab, named
 // "<lab> (<assignment id>)" where `assignment_ids` knows the lab's Canvas assignment, else the
-// lab; a "Points Possible" row; a row per student. Canvas matches a row on its SIS User ID.
+// lab; a "Points Possible" row (empty for a lab no report gives points in); a row per student.
+// Canvas matches a row on its SIS User ID.
 extern const std::vector<std::string> kCanvasStudentColumns;  // Student, ID, SIS User ID, ...
 std::string canvas_gradebook_csv(const ClassTable& table,
                                  const std::map<std::string, std::string>& assignment_ids);

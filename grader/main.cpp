@@ -261,7 +261,8 @@ int main(int argc, char** argv) {
           std::string("cuda or sim (default: ") + (kCudaRunnersBuilt ? "cuda" : "sim") + ")")
       ->check(CLI::IsMember({"cuda", "sim"}));
   grade_cmd->add_flag("--require-gpu", grade_o.require_gpu,
-                      "Score GPU parts zero, rather than leave them out, without a GPU");
+                      "cuda backend: without a usable GPU grade nothing, CPU parts neither "
+                      "(without it, selected GPU parts already leave such a grading unscored)");
   double grade_timeout_s = 0;
   grade_cmd
       ->add_option("--timeout", grade_timeout_s,
@@ -309,7 +310,8 @@ int main(int argc, char** argv) {
       all_cmd->add_option("--hidden-seed", all_seed, "The hidden datasets' secret (as grade)");
   all_cmd->add_flag("--no-time", all_no_time, "Correctness only: skip the timed runs");
   all_cmd->add_flag("--require-gpu", all_o.require_gpu,
-                    "Score GPU parts zero, rather than leave them out, without a GPU");
+                    "cuda backend: refuse to grade without a usable GPU, even labs' CPU parts "
+                    "(as gpulab grade; on SLURM, checked by each task's graders)");
   all_cmd->add_option("--submission-timeout", all_o.submission_timeout_s,
                       "Seconds for one student's grading of one lab (default 4 hours)");
   all_cmd->add_flag("--allow-unsandboxed", all_o.allow_unsandboxed,
@@ -499,6 +501,7 @@ int main(int argc, char** argv) {
     }
     if (grade_cmd->parsed()) {
       if (grade_all_parent) die_with_parent(grade_all_parent);
+      grade_o.of_record = true;
       if (grade_cmd->count("--hidden-seed")) grade_o.hidden_seed = hidden_seed;
       if (grade_cmd->count("--timeout")) grade_o.run_timeout_s = grade_timeout_s;
       grade_o.performance = !grade_no_time;

@@ -42,8 +42,9 @@ double performance_max(const PartRubric& rubric, const GradeScope& scope);
 // The sum of the maxima of the tests that grading `part` under `scope` holds: the correctness
 // groups that run here (with a dataset the scope wants), and where timed points are measured,
 // the performance and speedup tests (where the part has a performance dataset here) and the
-// scalability test. A GPU part that cannot run counts only under --require-gpu. A report of a
-// part that did not build, or was not graded, states this maximum.
+// scalability test. A GPU part that cannot run counts only in a grade of record
+// (GradeOptions::of_record). A report of a part that did not build, or was not graded, states
+// this maximum.
 double part_max(const LabConfig& lab, const PartSpec& part, const GradeScope& scope);
 
 // --- performance ---

@@ -11,6 +11,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "e2e_util.h"
 #include "student_kit.h"
@@ -56,6 +57,34 @@ std::string unique_seed() {
 }
 
 const fs::path kSubmissions = kSource / "tests" / "submissions" / "scatter-gather";
+
+// Stands in for gpulab in a platform's wrapper and ends its grading as told (the script says
+// how).
+const fs::path kInterruptedGpulab = kSource / "tests" / "e2e" / "interrupted_gpulab.sh";
+
+// The README's first command (the first line of its Quick start, after `&&`), as words, with
+// this build's gpulab for `build/gpulab`; run from the source tree, as the README's reader does.
+std::vector<std::string> readme_first_command() {
+  const std::string readme = read_text(kSource / "README.md");
+  std::smatch m;
+  REQUIRE(std::regex_search(readme, m,
+                            std::regex("## Quick start[\\s\\S]*?```sh\\n#[^\\n]*\\n([^\\n]*)\\n")));
+  const std::string line = m[1];
+  REQUIRE(line.find("&& ") != std::string::npos);
+  std::istringstream words(line.substr(line.find("&& ") + 3));
+  std::vector<std::string> argv;
+  for (std::string w; words >> w;) argv.push_back(w == "build/gpulab" ? GPULAB_TEST_BINARY : w);
+  REQUIRE(argv.size() > 2);
+  return argv;
+}
+
+// `option`'s value in `argv` made `value`.
+void set_option(std::vector<std::string>& argv, const std::string& option,
+                const std::string& value) {
+  const auto at = std::find(argv.begin(), argv.end(), option);
+  REQUIRE_MESSAGE(at + 1 < argv.end(), "no " << option << " in the README's first command");
+  *(at + 1) = value;
+}
 
 }  // namespace
 
@@ -141,7 +170,7 @@ TEST_SUITE("gradescope") {
     // A third submission, on time, past the limit of two: the latest earlier one's score, with
     // this one's feedback.
     const fs::path packaged_results =
-        submit("autograder-third", kSubmissions / "bug-dropped-atom" / "dcs.cu",
+        submit("autograder-third", kSubmissions / "alt-correct" / "dcs.cu",
                {{"id", 3},
                 {"created_at", "2026-11-19T10:00:00.000000-08:00"},
                 {"assignment", assignment},
@@ -150,11 +179,31 @@ TEST_SUITE("gradescope") {
                 {"previous_submissions",
                  {{{"submission_time", "2026-11-18T10:00:00.000000-08:00"}, {"score", 7.5}},
                   {{"submission_time", "2026-11-17T10:00:00.000000-08:00"}, {"score", "30.0"}}}}});
-    // The hidden datasets are the instructor's seed's: the same as gpulab grade with that seed.
-    gradings.push_back({{GPULAB_TEST_BINARY, "grade", "scatter-gather", "--submission",
-                         (kSubmissions / "bug-dropped-atom").string(), "--out",
-                         (dir / "local.json").string(), "--backend", "sim", "--hidden-seed", seed},
-                        dir});
+    // The hidden datasets are the instructor's seed's: the same as gpulab grade with that seed,
+    // here the README's first command (the same submission), given the seed.
+    std::vector<std::string> readme = readme_first_command();
+    set_option(readme, "--out", (dir / "local.json").string());
+    readme.insert(readme.end(), {"--hidden-seed", seed});
+    gradings.push_back({readme, kSource});
+    // A grading that ends in no grade leaves no results.json, Gradescope's own failure state
+    // ("the autograder failed"), and its reason in the log: the grader failed, gpulab was killed,
+    // Gradescope stopped the autograder. The real gpulab that setup.sh built grades the stub,
+    // ended so by a stand-in (interrupted_gpulab.sh).
+    const std::vector<std::string> endings = {"fail", "kill", "stop-wrapper"};
+    for (const auto& ending : endings) {
+      const fs::path r = dir / ("autograder-" + ending);
+      fs::create_directories(r / "submission");
+      fs::create_directories(r / "results");
+      fs::create_directories(r / "source" / "gpulab" / "build");
+      fs::copy_file(kInterruptedGpulab, r / "source" / "gpulab" / "build" / "gpulab");
+      fs::copy_file(root / "source" / "run_autograder", r / "run_autograder");
+      fs::copy_file(kSource / "labs" / "scatter-gather" / "dcs.cu", r / "submission" / "dcs.cu");
+      gradings.push_back(
+          {{(r / "run_autograder").string()},
+           r,
+           {"GPULAB_AUTOGRADER_ROOT=" + r.string(), "GPULAB_TEST_ENDING=" + ending,
+            "GPULAB_TEST_GPULAB=" + (root / "source" / "gpulab" / "build" / "gpulab").string()}});
+    }
     const std::vector<gpulab::ProcessResult> graded = run_commands(gradings);
     const auto results_of = [&](size_t i, const fs::path& results) {
       INFO(graded[i].output);
@@ -183,9 +232,31 @@ TEST_SUITE("gradescope") {
     CHECK(packaged.at("tests").size() == read_report(dir / "local.json").at("tests").size());
     // The instructors' details name each hidden dataset's largest error, which another seed
     // would change.
+    const json local = read_report(dir / "local.json");
     for (const char* t : {"gather: hidden dataset details", "cpu_fast: hidden dataset details"})
-      CHECK(test_named(packaged, t)["output"] ==
-            test_named(read_report(dir / "local.json"), t)["output"]);
+      CHECK(test_named(packaged, t)["output"] == test_named(local, t)["output"]);
+    // The README's first command grades every part of its example, on this machine whatever
+    // it has (a GPU or not).
+    CHECK(score(local) == max_score(local));
+    for (const char* part : {"scatter", "gather", "cpu_fast"}) check_full_correctness(local, part);
+    CHECK_FALSE(output_says(local, "not graded (no GPU)"));
+
+    for (size_t i = 0; i < endings.size(); ++i) {
+      const gpulab::ProcessResult& p = graded[4 + i];
+      CAPTURE(endings[i]);
+      INFO(p.output);
+      CHECK(p.exit_code != 0);
+      CHECK_FALSE(fs::exists(dir / ("autograder-" + endings[i]) / "results" / "results.json"));
+      CHECK(said(p, "gpulab autograder: no score given: "));
+      CHECK(said(p, "Gradescope shows that the autograder failed"));
+      // The shell's line for a killed job, which quotes the command line, is not in the log.
+      CHECK_FALSE(said(p, seed));
+    }
+    CHECK(said(graded[4], "gpulab exited with status 1"));
+    CHECK(said(graded[4], "does not exist"));  // gpulab's own words, in the log
+    CHECK(said(graded[5], "gpulab was killed by SIGKILL"));
+    CHECK(said(graded[6], "this autograder was stopped by SIGTERM; gpulab exited with status 3"));
+    CHECK(said(graded[6], "grading stopped by SIGTERM"));
   }
 }
 

@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -342,39 +344,132 @@ TEST_SUITE("class") {
     CHECK(csv_rows(read_text(out / "class.csv")).size() == 6);
   }
 
-  TEST_CASE("a grader that dies on one student: a valid report says so, the others are graded") {
+  TEST_CASE("graders that fail, are killed or stopped: no score anywhere, the others graded") {
     const fs::path dir = scratch("grade-all-crash");
     const fs::path roster = dir / "roster", out = dir / "out";
-    copy_submission("hang", roster / "hangs");  // its grading outlasts the timeout below
+    copy_submission("hang", roster / "hangs");    // its grading outlasts the timeout below
+    copy_submission("hang", roster / "killed");   // its grader gets SIGKILL (out of memory, say)
+    copy_submission("hang", roster / "stopped");  // its grader gets SIGTERM, not grade-all's
     copy_submission("compile-error", roster / "quick1");
     copy_submission("compile-error", roster / "quick2");
-    const auto run =
-        grade_all(roster, out, {"--backend", "sim", "--jobs", "2", "--submission-timeout", "8"});
+    auto running = std::async(std::launch::async, [&] {
+      return grade_all(roster, out,
+                       {"--backend", "sim", "--jobs", "5", "--submission-timeout", "8"});
+    });
+    // Each grader found by its command line, and signalled a second after it started (its own
+    // stop handling is set up by then).
+    const std::map<std::string, int> signals = {{"killed", SIGKILL}, {"stopped", SIGTERM}};
+    std::map<std::string, Clock::time_point> seen;
+    std::set<std::string> sent;
+    const auto give_up = Clock::now() + std::chrono::seconds(60);
+    while (sent.size() < signals.size() && Clock::now() < give_up) {
+      for (const auto& p : fs::directory_iterator("/proc")) {
+        const std::string pid = p.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream cmd(p.path() / "cmdline");
+        const std::string line{std::istreambuf_iterator<char>(cmd),
+                               std::istreambuf_iterator<char>()};
+        for (const auto& [student, signal] : signals) {
+          if (sent.count(student) ||
+              line.find(std::string("grade") + '\0' + "scatter-gather" + '\0' + "--submission" +
+                        '\0' + (roster / student).string() + '\0') == std::string::npos)
+            continue;
+          if (!seen.count(student)) seen[student] = Clock::now();
+          if (Clock::now() - seen[student] < std::chrono::seconds(1)) continue;
+          CHECK(kill(std::stoi(pid), signal) == 0);
+          sent.insert(student);
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const auto run = running.get();
     INFO(run.output);
+    REQUIRE_MESSAGE(sent.size() == signals.size(), "a grader was never seen running");
     CHECK(run.exit_code == 1);  // some submission was not graded
-    CHECK(said(run, "the grader failed on 1"));
-    const json failed = read_report(report_of(out, "hangs"));
-    CHECK_FALSE(failed.contains("score"));  // no invented score
-    CHECK(failed.at("tests").is_array());
-    CHECK(failed.at("output").get<std::string>().find("The grader failed") != std::string::npos);
-    CHECK(read_record(out / "scatter-gather" / "hangs" / "grading.json").at("outcome") ==
-          "grader failed");
-    CHECK(fs::exists(out / "scatter-gather" / "hangs" / "grade.log"));
+    CHECK(said(run, "the grader failed on 3"));
+
+    // No score, and no Gradescope results.json, whose format cannot say "no score" (it would add
+    // up the tests): gpulab's report.json says why, grade.log has the grader's output.
+    const auto report_json = [&](const std::string& s) {
+      return read_report(gpulab_report_of(out, s));
+    };
+    for (const char* s : {"hangs", "killed", "stopped"}) {
+      INFO(s);
+      CHECK_FALSE(report_json(s).contains("score"));
+      CHECK_FALSE(fs::exists(report_of(out, s)));
+      CHECK(read_record(out / "scatter-gather" / s / "grading.json").at("outcome") ==
+            "grader failed");
+      CHECK(fs::exists(out / "scatter-gather" / s / "grade.log"));
+    }
+    CHECK(report_json("hangs").at("grader_error").get<std::string>().find("time limit") !=
+          std::string::npos);
+    CHECK(report_json("killed").at("grader_error").get<std::string>().find("signal 9") !=
+          std::string::npos);
+    CHECK(report_json("stopped").at("stopped_by") == SIGTERM);
     for (const char* s : {"quick1", "quick2"})
       CHECK(read_report(report_of(out, s)).contains("score"));
     const auto rows = csv_rows(read_text(out / "class.csv"));
-    REQUIRE(rows.size() == 4);
-    CHECK(rows[1][0] == "hangs");
-    CHECK(rows[1][4] == "grader failed");  // after student, id, name, email
+    REQUIRE(rows.size() == 6);
+    const std::map<std::string, std::string> status = {{"hangs", "grader failed"},
+                                                       {"killed", "grader failed"},
+                                                       {"stopped", "stopped"},
+                                                       {"quick1", "did not build"},
+                                                       {"quick2", "did not build"}};
+    for (size_t r = 1; r < rows.size(); ++r)
+      CHECK(rows[r][4] == status.at(rows[r][0]));  // after student, id, name, email
+    // The gradebooks: an empty cell (the platform keeps what it had), never a zero, for each
+    // student not graded; the code that did not build scores zero of the lab's maximum.
+    const auto gradescope = csv_rows(read_text(out / "gradescope-scatter-gather.csv"));
+    const auto canvas = csv_rows(read_text(out / "canvas.csv"));
+    REQUIRE(gradescope.size() == 6);
+    REQUIRE(canvas.size() == 7);  // header, Points Possible, 5 students
+    CHECK(std::stod(canvas[1].back()) == max_score(read_report(report_of(out, "quick1"))));
+    for (size_t r = 1; r < gradescope.size(); ++r) {
+      const std::string& student = gradescope[r][0];
+      CAPTURE(student);
+      const std::string cell = student.rfind("quick", 0) == 0 ? "0" : "";
+      CHECK(gradescope[r].back() == cell);
+      CHECK(canvas[r + 1][0] == student);
+      CHECK(canvas[r + 1].back() == cell);
+    }
 
-    // The next run tries the failed one again (here it has been fixed), and only it.
-    fs::remove_all(roster / "hangs");
-    copy_submission("compile-error", roster / "hangs");
+    // The next run tries the failed ones again (here they have been fixed), and only them.
+    for (const char* s : {"hangs", "killed", "stopped"}) {
+      fs::remove_all(roster / s);
+      copy_submission("compile-error", roster / s);
+    }
     const auto again = grade_all(roster, out, {"--backend", "sim", "--jobs", "2"});
     INFO(again.output);
     CHECK(again.exit_code == 0);
-    CHECK(said(again, "grading 1 of 3 submissions"));
-    CHECK(read_report(report_of(out, "hangs")).contains("score"));
+    CHECK(said(again, "grading 3 of 5 submissions"));
+    for (const char* s : {"hangs", "killed", "stopped"})
+      CHECK(read_report(report_of(out, s)).contains("score"));
+  }
+
+  TEST_CASE("without a GPU, grade-all refuses GPU labs on the cuda backend, grading nothing") {
+    if (gpulab::device_preflight().usable) {
+      MESSAGE("skipped: this machine has a GPU");
+      return;
+    }
+    const fs::path dir = scratch("grade-all-no-gpu");
+    const fs::path roster = dir / "roster", out = dir / "out";
+    copy_submission("alt-correct", roster / "alice");
+    for (const bool require : {false, true}) {
+      CAPTURE(require);
+      std::vector<std::string> args = {"--backend", "cuda"};
+      if (require) args.push_back("--require-gpu");
+      const auto run = grade_all(roster, out, args);
+      INFO(run.output);
+      CHECK(run.exit_code == 1);
+      CHECK(said(run, "grade-all: this machine has no usable CUDA GPU"));
+      CHECK(said(run, require ? "--require-gpu asks for one"
+                              : "scatter-gather has GPU parts, which no grader could score here"));
+      CHECK(said(run, "nothing graded"));
+      CHECK(said(run, "--backend sim"));
+      // Nothing written: no report to read as a grade, no gradebook with a zero.
+      CHECK_FALSE(fs::exists(out / "scatter-gather"));
+      CHECK_FALSE(fs::exists(out / "canvas.csv"));
+    }
   }
 
   TEST_CASE("regrading with the same seed repeats every correctness result") {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "device.h"
 #include "e2e_util.h"
 #include "lab_config.h"
 #include "png_file.h"
@@ -48,7 +49,8 @@ TEST_SUITE("cpu") {
   }
 
   TEST_CASE("the stub builds, runs and scores zero, saying nothing was written") {
-    const Graded g = grade(kSource / "labs" / "scatter-gather", {"--no-time"});
+    const Graded g =
+        grade(kSource / "labs" / "scatter-gather", {"--part", "cpu_fast", "--no-time"});
     CHECK(g.process.exit_code == 0);
     CHECK(score(g.report) == 0);
     const json t = test_named(g.report, "cpu_fast: correctness on the public");
@@ -130,12 +132,39 @@ TEST_SUITE("cpu") {
     const Graded g = grade(kSubmissions / "compile-error", {});
     CHECK(g.process.exit_code == 0);
     CHECK(score(g.report) == 0);
-    // The CPU part fails with the compiler's words; the GPU parts, which no GPU grades here,
-    // are worth nothing and said to be not graded.
-    const json t = test_named(g.report, "cpu_fast: does not build");
-    CHECK(contains(t, "did not build"));
-    CHECK(contains(t, "undeclared_function"));
-    CHECK(output_says(g.report, "scatter: does not build"));
+    // Every part fails with the compiler's words, of its whole maximum: code that does not
+    // build scores zero on any machine, a GPU or not (a grade of record counts GPU parts).
+    for (const char* part : {"cpu_fast", "scatter", "gather"}) {
+      CAPTURE(part);
+      const json t = test_named(g.report, std::string(part) + ": does not build");
+      CHECK(contains(t, "did not build"));
+      CHECK(contains(t, "undeclared_function"));
+      CHECK(t["max_score"].get<double>() > 0);
+    }
+  }
+
+  TEST_CASE("without a GPU, GPU parts leave a grade unscored; --require-gpu grades nothing") {
+    if (gpulab::device_preflight().usable) {
+      MESSAGE("skipped: this machine has a GPU, which grades every part");
+      return;
+    }
+    // Built, then not graded: no score on the CPU part alone, the reason and the way on said.
+    const Graded g = grade(kSubmissions / "alt-correct", {"--no-time"});
+    INFO(g.process.output);
+    CHECK(g.process.exit_code == 1);
+    CHECK_FALSE(g.report.contains("score"));
+    CHECK(g.report["tests"].empty());
+    CHECK(output_says(g.report, "Not graded: this machine has no usable CUDA GPU"));
+    CHECK(output_says(g.report, "the parts scatter, gather need one, so no score is given"));
+    CHECK(output_says(g.report, "--backend sim"));
+    // --require-gpu: refused before anything is taken in or built, CPU parts too.
+    const auto t0 = std::chrono::steady_clock::now();
+    const Graded r = grade(kSubmissions / "alt-correct", {"--part", "cpu_fast", "--require-gpu"});
+    CHECK(r.process.exit_code == 1);
+    CHECK_FALSE(r.report.contains("score"));
+    CHECK(output_says(r.report, "--require-gpu asks for one"));
+    CHECK(r.process.output.find("building") == std::string::npos);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30));
   }
 
   TEST_CASE("a crash is reported as a crash, and the rest is still graded") {

@@ -76,8 +76,8 @@ TEST_SUITE("student-kit") {
                               std::regex("<!-- gpulab-kit: build-sim -->\\s*```sh\\n([^`]*)```")));
     const std::string readme_build = trimmed(m[1]);
 
-    std::map<std::string, std::string> results, lab_of;  // by step id
-    int step_minutes = 0;                                // the labs' steps' limits
+    std::map<std::string, std::string> results, lab_of, script_of;  // by step id
+    int step_minutes = 0;                                           // the labs' steps' limits
     bool built = false, reported = false;
     for (const json& step : job["steps"]) {
       const std::string name = step.value("name", "");
@@ -126,6 +126,7 @@ TEST_SUITE("student-kit") {
       std::smatch budget;
       REQUIRE(std::regex_search(run, budget, std::regex("--time-budget (\\d+) ")));
       CHECK(std::stod(budget[1]) < 60.0 * step["timeout-minutes"].get<int>());
+      script_of[id] = run;
       const fs::path github_output = dir / (id + ".output");
       std::ofstream(github_output).close();
       const auto ran = run_command({"bash", "-e", "-c", run}, kit.kit,
@@ -171,6 +172,34 @@ TEST_SUITE("student-kit") {
       // The headline says where it was graded, under the first failure.
       CHECK(r["tests"][0]["message"].get<std::string>().find("CPU backend") != std::string::npos);
       fs::remove(kit.kit / "build" / ("classroom-" + id + ".json"));
+    }
+
+    // A grading that ends in no grade fails its step and hands the reporter nothing, so the
+    // reporter (which runs only when every step succeeded) posts no points: the grader failed,
+    // gpulab was stopped, gpulab was killed. The kit's gpulab grades the stub, ended so by a
+    // stand-in (interrupted_gpulab.sh) that is build/gpulab of a folder of its own.
+    const std::vector<std::string> endings = {"fail", "stop", "kill"};
+    std::vector<Command> steps;
+    for (const auto& ending : endings) {
+      const fs::path d = dir / ("ended-" + ending);
+      fs::create_directories(d / "build");
+      fs::copy_file(kSource / "tests" / "e2e" / "interrupted_gpulab.sh", d / "build" / "gpulab");
+      std::ofstream(d / "output").close();
+      steps.push_back({{"bash", "-e", "-c", script_of.at("scan")},
+                       d,
+                       {"GITHUB_OUTPUT=" + (d / "output").string(), "GPULAB_TEST_ENDING=" + ending,
+                        "GPULAB_TEST_GPULAB=" + kit.gpulab.string()}});
+    }
+    const std::vector<gpulab::ProcessResult> ended = run_commands(steps);
+    const std::vector<std::string> why = {"gpulab exited with status 1",
+                                          "gpulab exited with status 3",
+                                          "gpulab was killed by SIGKILL"};
+    for (size_t i = 0; i < endings.size(); ++i) {
+      CAPTURE(endings[i]);
+      INFO(ended[i].output);
+      CHECK(ended[i].exit_code != 0);
+      CHECK(read_text(dir / ("ended-" + endings[i]) / "output").empty());
+      CHECK(said(ended[i], "::error title=gpulab could not grade scan::" + why[i]));
     }
   }
 

@@ -98,13 +98,46 @@ TEST_SUITE("prairielearn") {
     CHECK(out_of_time["tests"].size() == 5);  // a test per part
     for (const auto& t : out_of_time["tests"]) CHECK(has(t["name"], ": not graded: time budget"));
 
-    // Without gpulab (an image whose build failed) the entrypoint still leaves a results.json.
-    const auto r = run_command({entrypoint.string()}, root,
-                               {"GPULAB_PRAIRIELEARN_ROOT=" + root.string(),
-                                "GPULAB_PRAIRIELEARN_GPULAB=" + (dir / "missing").string()});
-    CHECK(r.exit_code == 0);
-    const json none = read_report(root / "results" / "results.json");
-    CHECK(none["gradable"] == false);
-    CHECK(has(none["message"], "could not run"));
+    std::ofstream(root / "tests" / "time-budget") << "540\n";
+
+    // A grading that ends in no grade is not gradable (PrairieLearn records no score), with the
+    // reason in the job's log: gpulab could not run (an image whose build failed), the grader
+    // failed, gpulab was killed, PrairieLearn stopped the grader. The real gpulab grades the
+    // stub, ended so by a stand-in (interrupted_gpulab.sh) in a /grade folder each.
+    const std::vector<std::string> endings = {"missing", "fail", "kill", "stop-wrapper"};
+    std::vector<Command> gradings;
+    for (const auto& ending : endings) {
+      const fs::path r = dir / ("grade-" + ending);
+      fs::create_directories(r / "student");
+      fs::copy(root / "tests", r / "tests", fs::copy_options::recursive);
+      fs::copy_file(kSource / "labs" / "scan" / "scan.cu", r / "student" / "scan.cu");
+      const fs::path gpulab = ending == "missing"
+                                  ? dir / "missing"
+                                  : kSource / "tests" / "e2e" / "interrupted_gpulab.sh";
+      gradings.push_back(
+          {{entrypoint.string()},
+           r,
+           {"GPULAB_PRAIRIELEARN_ROOT=" + r.string(),
+            "GPULAB_PRAIRIELEARN_GPULAB=" + gpulab.string(), "GPULAB_TEST_ENDING=" + ending,
+            std::string("GPULAB_TEST_GPULAB=") + GPULAB_TEST_BINARY}});
+    }
+    const std::vector<gpulab::ProcessResult> ended = run_commands(gradings);
+    const std::vector<std::string> why = {
+        "gpulab exited with status 127", "gpulab exited with status 1",
+        "gpulab was killed by SIGKILL",
+        "the grader was stopped by SIGTERM; gpulab exited with status 3"};
+    for (size_t i = 0; i < endings.size(); ++i) {
+      CAPTURE(endings[i]);
+      INFO(ended[i].output);
+      CHECK(ended[i].exit_code == 0);  // PrairieLearn reads the results
+      CHECK(said(ended[i], "gpulab grader: no score given: " + why[i]));
+      const json none = read_report(dir / ("grade-" + endings[i]) / "results" / "results.json");
+      CHECK(none["gradable"] == false);
+      CHECK(none["tests"].empty());
+      CHECK(has(none["message"], "The grader could not grade this submission: " + why[i]));
+      CHECK(ended[i].output.find(seed) == std::string::npos);
+    }
+    CHECK(said(ended[1], "does not exist"));              // gpulab's own words, in the log
+    CHECK(said(ended[3], "grading stopped by SIGTERM"));  // gpulab stopped by the entrypoint
   }
 }

@@ -3,8 +3,10 @@
 #include "classroom_workflow.h"
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -49,7 +51,7 @@ TEST_CASE("classroom workflow: a step per lab, each a runner of the reporter, no
   // Each lab's step, in order, runs gpulab on the CPU backend into a result of its own.
   const auto sg = w.find(
       "        id: scattergather\n"
-      "        if: always()\n"
+      "        if: ${{ !cancelled() }}\n"
       "        run: |\n"
       "          mkdir -p \"$(dirname build/classroom-scattergather.json)\"\n"
       "          rm -f build/classroom-scattergather.json\n");
@@ -81,33 +83,90 @@ TEST_CASE("classroom workflow: a step per lab, each a runner of the reporter, no
         std::string::npos);
 }
 
-// The reporter reads every runner's result and fails whole on one that is missing: a lab whose
-// step failed, or was skipped after a failed step, posted no points for any lab.
-TEST_CASE("classroom workflow: the reporter runs always, and every lab's step hands it a result") {
-  const std::string w = gpulab::classroom_workflow(test::source_dir(), {"scatter-gather", "scan"});
-  CHECK(w.find("      - name: Autograding reporter\n"
-               "        if: always()\n"
-               "        uses: classroom-resources/autograding-grading-reporter@v1\n") !=
-        std::string::npos);
-  // The scan step's script, run where gpulab cannot run (no build): an error result all the same.
-  const auto at = w.find("        id: scan\n        if: always()\n        run: |\n");
+namespace {
+
+namespace fs = std::filesystem;
+
+// The script of lab `lab`'s step, as GitHub runs it (bash -e), in `dir` with `gpulab` (a script,
+// or nothing) as its build/gpulab: its exit status, what it printed, and its GITHUB_OUTPUT.
+struct Step {
+  int status = -1;
+  std::string log, output;
+};
+Step run_step(const std::string& workflow, const std::string& lab, const fs::path& dir,
+              const std::string& gpulab) {
+  const auto at = workflow.find("        id: " + lab + "\n");
   REQUIRE(at != std::string::npos);
   std::string script;
-  std::istringstream lines(w.substr(w.find("run: |\n", at) + 7));
+  std::istringstream lines(workflow.substr(workflow.find("run: |\n", at) + 7));
   for (std::string line; std::getline(lines, line) && line.rfind("          ", 0) == 0;)
     script += line.substr(10) + "\n";
-  test::TempDir dir;
+  fs::remove_all(dir / "build");
+  fs::remove(dir / "out");
   test::write_file(dir / "step.sh", script);
-  const std::string command = "cd '" + dir.path().string() +
-                              "' && GITHUB_OUTPUT=out bash -e step.sh >/dev/null 2>&1 && "
-                              "sed -n 's/^result=//p' out | base64 -d > result.json";
-  REQUIRE(std::system(command.c_str()) == 0);
-  const auto result = nlohmann::json::parse(test::read_file(dir / "result.json"));
-  CHECK(result["status"] == "error");
-  REQUIRE(result["tests"].size() == 1);
-  CHECK(result["tests"][0]["status"] == "error");
-  CHECK(test::contains(result["tests"][0]["message"], "gpulab could not grade scan"));
-  CHECK(test::contains(result["tests"][0]["message"], "exit status 127"));
+  if (!gpulab.empty()) {
+    test::write_file(dir / "build" / "gpulab", "#!/usr/bin/env bash\n" + gpulab);
+    fs::permissions(dir / "build" / "gpulab", fs::perms::owner_all);
+  }
+  test::write_file(dir / "out", "");
+  const std::string command =
+      "cd '" + dir.string() + "' && GITHUB_OUTPUT=out bash -e step.sh > log 2>&1";
+  Step s;
+  const int w = std::system(command.c_str());
+  s.status = WIFEXITED(w) ? WEXITSTATUS(w) : -1;
+  s.log = test::read_file(dir / "log");
+  s.output = test::read_file(dir / "out");
+  return s;
+}
+
+// A stand-in for gpulab run that writes a result where --out says, then ends with `ending`.
+std::string writes_result_then(const std::string& ending) {
+  return "while [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\n"
+         "echo '{\"version\": 1, \"status\": \"error\"}' > \"$out\"\n" +
+         ending + "\n";
+}
+
+}  // namespace
+
+// A lab's step hands the reporter a result only for a grade: gpulab run's 0 (every test passed)
+// or 2 (some failed). Any other end, report or not (the grader failed, was stopped or killed, or
+// could not run), fails the step with the reason in the run's summary, and the reporter, which
+// runs only when every step succeeded, posts no points: none for a lab that was not graded,
+// and no total that leaves it out.
+TEST_CASE("classroom workflow: a lab not graded fails its step; the reporter needs every lab") {
+  const std::string w = gpulab::classroom_workflow(test::source_dir(), {"scatter-gather", "scan"});
+  CHECK(w.find("      - name: Autograding reporter\n"
+               "        uses: classroom-resources/autograding-grading-reporter@v1\n") !=
+        std::string::npos);
+  // Every lab's step runs, whatever became of the others, unless the run was cancelled.
+  CHECK(w.find("        id: scan\n        if: ${{ !cancelled() }}\n        run: |\n") !=
+        std::string::npos);
+  CHECK(w.find("always()") == std::string::npos);
+
+  test::TempDir dir;
+  const Step graded = run_step(w, "scan", dir.path(), writes_result_then("exit 2"));
+  INFO(graded.log);
+  CHECK(graded.status == 0);
+  CHECK(graded.output.rfind("result=", 0) == 0);
+  CHECK(test::read_file(dir.path() / "build" / "classroom-scan.json").find("\"version\": 1") !=
+        std::string::npos);
+
+  const std::pair<std::string, std::string> not_graded[] = {
+      {"", "gpulab exited with status 127"},                          // no gpulab: the build failed
+      {writes_result_then("exit 1"), "gpulab exited with status 1"},  // the grader failed
+      {writes_result_then("exit 3"), "gpulab exited with status 3"},  // it was stopped
+      {writes_result_then("kill -KILL $$"), "gpulab was killed by SIGKILL"},
+      {"exit 0", "gpulab exited with status 0"},  // no result, whatever it said
+  };
+  for (const auto& [gpulab, why] : not_graded) {
+    CAPTURE(gpulab);
+    const Step s = run_step(w, "scan", dir.path(), gpulab);
+    INFO(s.log);
+    CHECK(s.status != 0);
+    CHECK(s.output.empty());
+    CHECK(test::contains(
+        s.log, "::error title=gpulab could not grade scan::" + why + ", so no points are posted"));
+  }
 }
 
 TEST_CASE("classroom workflow: a template out of step with its filler is refused, named") {

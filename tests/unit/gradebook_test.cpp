@@ -87,3 +87,31 @@ TEST_CASE("Canvas's import: the documented header, Points Possible, a column per
   // Without an assignment id the column is the lab alone.
   CHECK(rows_of(gpulab::canvas_gradebook_csv(sample_class(), {}))[0][5] == "scatter-gather");
 }
+
+// A report with a score of nothing (its maximum 0: no part worth points graded, as a GPU lab
+// graded without a GPU once gave) is "not graded", never a 0; a lab no report gives points in
+// has no Points Possible.
+TEST_CASE("not graded is never a zero: an empty cell, and no Points Possible without one") {
+  ClassTable t({"scan"});
+  t.add("alice", "scan", scored(0, 0));
+  Report stopped = scored(5, 10);
+  stopped.stopped_by = 15;
+  t.add("bob", "scan", stopped);
+  CHECK(t.result("alice", "scan").status == "not graded");
+  CHECK_FALSE(t.result("alice", "scan").score);
+  CHECK_FALSE(t.part_points("alice", "scan", "p"));
+  CHECK_FALSE(t.test_points("alice", "scan", "p: correctness"));
+  const auto gradescope = rows_of(gpulab::gradescope_scores_csv(t, "scan"));
+  REQUIRE(gradescope.size() == 3);
+  CHECK(gradescope[1] == std::vector<std::string>{"alice", "", "", ""});
+  CHECK(gradescope[2] == std::vector<std::string>{"bob", "", "", ""});
+  const auto canvas = rows_of(gpulab::canvas_gradebook_csv(t, {}));
+  REQUIRE(canvas.size() == 4);
+  CHECK(canvas[1] == std::vector<std::string>{"Points Possible", "", "", "", "", ""});
+  CHECK(canvas[2].back() == "");
+  CHECK(canvas[3].back() == "");
+  // One student graded: the lab's maximum is known, the others' cells stay empty.
+  t.add("carol", "scan", scored(4, 10));
+  CHECK(rows_of(gpulab::canvas_gradebook_csv(t, {}))[1].back() == "10");
+  CHECK(rows_of(gpulab::canvas_gradebook_csv(t, {}))[2].back() == "");
+}

@@ -100,10 +100,10 @@ TEST_CASE("a part's maximum counts the tests its grading holds, under each optio
   CHECK(performance_max(l.rubric.at("gpu"), full) == 8);
 
   GradeScope no_gpu = full;
-  no_gpu.gpu_parts_run = false;  // left out, unless the instructor asked them to count
+  no_gpu.gpu_parts_run = false;  // left out (gpulab run), unless a grade of record counts them
   CHECK(max_of(l, "gpu", no_gpu) == 0);
   CHECK(max_of(l, "cpu", no_gpu) == 64 + 128);
-  no_gpu.require_gpu = true;
+  no_gpu.gpu_parts_count = true;
   no_gpu.performance = false;
   CHECK(max_of(l, "gpu", no_gpu) == 1 + 2 + 4);
 }

@@ -1,6 +1,7 @@
 #include "gradescope_package.h"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "dist_policy.h"
@@ -19,6 +20,16 @@ std::string read_text(const std::filesystem::path& file) {
   return s.str();
 }
 
+// The Gradescope base image setup.sh is made for: its line "# gpulab-base-image: <OS> <version> ...",
+// which scripts/platform-image-check.sh builds in too.
+std::string base_image(const std::string& setup, const std::string& file) {
+  static const std::regex line("(^|\n)# gpulab-base-image: ([^\n]+)");
+  std::smatch m;
+  if (!std::regex_search(setup, m, line))
+    throw std::runtime_error(file + " names no base image (a line \"# gpulab-base-image: ...\")");
+  return m[2];
+}
+
 }  // namespace
 
 int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
@@ -32,16 +43,19 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
       // placeholder.
       {"GPULAB_HIDDEN_SEED", shell_quote(hidden_seed)}};
   std::vector<ArchiveFile> files;
+  std::string base;
   for (const char* script : {"setup.sh", "run_autograder"}) {
     const auto file = paths.source / "packaging" / "gradescope" / script;
-    files.push_back({script, fill_template(read_text(file), values, file.string()), true});
+    const std::string text = read_text(file);
+    if (script == std::string("setup.sh")) base = base_image(text, file.string());
+    files.push_back({script, fill_template(text, values, file.string()), true});
   }
   const auto sources = select_files(Bundle::gradescope, tracked_files(paths.source));
   for (auto& f : read_bundle(paths.source, sources, "gpulab/")) files.push_back(std::move(f));
   write_archive(out, files);
   log << "wrote " << out.string() << ": the Gradescope autograder for " << lab
       << " (CPU backend), with setup.sh, run_autograder and " << sources.size()
-      << " gpulab sources; upload it as the assignment's autograder (Ubuntu 24.04 base image)\n";
+      << " gpulab sources; upload it as the assignment's autograder, base image " << base << "\n";
   return 0;
 }
 

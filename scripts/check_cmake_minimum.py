@@ -41,7 +41,7 @@ def version(text):
 
 def name_pattern(title):
     """A documented name as a regular expression: <LANG>, <CONFIG>, ... stand for any word."""
-    return re.compile(r"(?<![\w$])" + re.sub(r"\\<[^>]*\\>", r"\\w+", re.escape(title)) + r"(?!\w)")
+    return re.compile(r"(?<![\w$])" + re.sub(r"<[^>]*>", r"\\w+", re.escape(title)) + r"(?!\w)")
 
 
 def leading_versionadded(lines):
@@ -192,10 +192,10 @@ def without_comments(text):
         if c == '"':
             quoted = not quoted
         elif c == "#" and not quoted:
-            bracket = re.match(r"#\[(=*)\[", text[i:])
-            end = (text.find("]" + bracket.group(1) + "]", i) + len(bracket.group(1)) + 2
-                   if bracket else text.find("\n", i))
-            end = len(text) if end < (2 if bracket else 0) or end == -1 else end
+            bracket = re.match(r"#\[(=*)\[", text[i:])  # a bracket comment, #[[ ... ]]
+            close = "]" + bracket.group(1) + "]" if bracket else "\n"
+            end = text.find(close, i)
+            end = len(text) if end == -1 else end + (len(close) if bracket else 0)
             out.append("".join(ch if ch == "\n" else " " for ch in text[i:end]))
             i = end
             continue
@@ -332,6 +332,8 @@ PLANTED = [
     ("cmake_language(GET_MESSAGE_LOG_LEVEL level)\n",
      "cmake_language(GET_MESSAGE_LOG_LEVEL) is CMake 3.25"),
     ("if(LINUX)\nendif()\n", "the variable LINUX is CMake 3.25"),
+    ("set(CMAKE_CXX_LINK_LIBRARY_USING_WHOLE x)\n",
+     "the variable CMAKE_<LANG>_LINK_LIBRARY_USING_<FEATURE> is CMake 3.24"),
     ("set_target_properties(t PROPERTIES COMPILE_WARNING_AS_ERROR ON)\n",
      "the property COMPILE_WARNING_AS_ERROR is CMake 3.24"),
     ("set_property(TARGET t PROPERTY SYSTEM ON)\n", "the property SYSTEM is CMake 3.25"),

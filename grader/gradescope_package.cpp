@@ -20,8 +20,8 @@ std::string read_text(const std::filesystem::path& file) {
   return s.str();
 }
 
-// The Gradescope base image setup.sh is made for: its line "# gpulab-base-image: <OS> <version> ...",
-// which scripts/platform-image-check.sh builds in too.
+// The Gradescope base image setup.sh is made for, from its line "# gpulab-base-image: <OS>
+// <version> ...", which scripts/platform-image-check.sh builds in too.
 std::string base_image(const std::string& setup, const std::string& file) {
   static const std::regex line("(^|\n)# gpulab-base-image: ([^\n]+)");
   std::smatch m;

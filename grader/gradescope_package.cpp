@@ -1,6 +1,7 @@
 #include "gradescope_package.h"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "dist_policy.h"
@@ -23,6 +24,16 @@ std::string read_text(const std::filesystem::path& file) {
   return s.str();
 }
 
+// The Gradescope base image setup.sh is made for, from its line "# gpulab-base-image: <OS>
+// <version> ...", which scripts/platform-image-check.sh builds in too.
+std::string base_image(const std::string& setup, const std::string& file) {
+  static const std::regex line("(^|\n)# gpulab-base-image: ([^\n]+)");
+  std::smatch m;
+  if (!std::regex_search(setup, m, line))
+    throw std::runtime_error(file + " names no base image (a line \"# gpulab-base-image: ...\")");
+  return m[2];
+}
+
 }  // namespace
 
 int make_gradescope_package(const std::string& lab, const std::string& hidden_seed,
@@ -36,9 +47,12 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
       {"GPULAB_PLATFORM_TIMEOUT", printf_text("%g", timeout_s)},
       {"GPULAB_TIME_BUDGET", platform_time_budget_text(timeout_s)}};
   std::vector<ArchiveFile> files;
+  std::string base;
   for (const char* script : {"setup.sh", "run_autograder"}) {
     const auto file = paths.source / "packaging" / "gradescope" / script;
-    files.push_back({script, fill_template(read_text(file), values, file.string()), true});
+    const std::string text = read_text(file);
+    if (script == std::string("setup.sh")) base = base_image(text, file.string());
+    files.push_back({script, fill_template(text, values, file.string()), true});
   }
   // In a file of its own, as given, which run_autograder makes root's alone before any student
   // code runs; never in a script (Gradescope copies run_autograder, with whatever mode it gives
@@ -49,10 +63,9 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
   write_archive(out, files);
   log << "wrote " << out.string() << ": the Gradescope autograder for " << lab
       << " (CPU backend), with setup.sh, run_autograder and " << sources.size()
-      << " gpulab sources; upload it as the assignment's autograder (Ubuntu 24.04 base image). "
-         "It grades within "
-      << platform_time_budget_text(timeout_s) << " s, for an autograder timeout of "
-      << printf_text("%g", timeout_s)
+      << " gpulab sources; upload it as the assignment's autograder, base image " << base
+      << ". It grades within " << platform_time_budget_text(timeout_s)
+      << " s, for an autograder timeout of " << printf_text("%g", timeout_s)
       << " s: set that timeout in the assignment's settings, or package again with "
          "--platform-timeout\n";
   return 0;

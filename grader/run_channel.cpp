@@ -15,10 +15,10 @@ namespace {
 constexpr size_t kMaxOutputs = 256;
 
 // The message as a JSON object (read on the channel's budget, run_json.h); null where it is not
-// one.
+// one (spelt nlohmann::json(nullptr): json 3.10 converts both ways, which GCC 11 finds ambiguous).
 nlohmann::json parse_message(const std::string& bytes) {
   nlohmann::json j = parse_run_json(bytes, kChannelMessageMax, "message").value;
-  return j.is_object() ? j : nullptr;
+  return j.is_object() ? j : nlohmann::json(nullptr);
 }
 
 // A whole number in [0, 2^31) at `key`; -1 where there is none.

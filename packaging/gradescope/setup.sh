@@ -4,6 +4,9 @@
 # gpulab needs and builds gpulab for the CPU backend alone (Gradescope has no GPU), with this lab
 # only. GPULAB_AUTOGRADER_ROOT (default /autograder) lets a test run it in a directory laid out
 # like Gradescope's; there, packages already installed are not installed again.
+# The base image to choose on Gradescope's Configure Autograder page (OS, version, variant),
+# read by `gpulab package gradescope` and scripts/platform-image-check.sh:
+# gpulab-base-image: Ubuntu 22.04 (variant Base)
 set -euo pipefail
 root="${GPULAB_AUTOGRADER_ROOT:-/autograder}"
 gpulab="$root/source/gpulab"

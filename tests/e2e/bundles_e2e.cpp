@@ -98,6 +98,12 @@ TEST_SUITE("gradescope") {
                     dir);
     INFO(made.output);
     REQUIRE(made.exit_code == 0);
+    // The base image to choose is the one setup.sh is made for (and platform-image-check.sh
+    // builds in).
+    std::smatch base;
+    const std::string setup_template = read_text(kSource / "packaging" / "gradescope" / "setup.sh");
+    REQUIRE(std::regex_search(setup_template, base, std::regex("# gpulab-base-image: ([^\n]+)")));
+    CHECK(made.output.find("base image " + base[1].str() + ". ") != std::string::npos);
 
     // Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder at its root.
     const fs::path root = dir / "autograder";

@@ -1,7 +1,8 @@
 // The student kit's GitHub Classroom workflow (gpulab dist --github-classroom), run the way
 // GitHub runs it, here: its steps' command lines in order in the unpacked kit, each with its
 // own GITHUB_OUTPUT file, but for the package installation and the build (the kit fixture has
-// built the kit with the README's command, which must be the workflow's). Each lab's result is
+// built the kit with the README's command, which must be the workflow's) and GitHub's cache of
+// the compiler's outputs (its steps' keys, folder and order are checked). Each lab's result is
 // then read as the autograding reporter reads it: the variable its step id names, base64.
 #include <doctest/doctest.h>
 
@@ -78,23 +79,64 @@ TEST_SUITE("student-kit") {
 
     std::map<std::string, std::string> results, lab_of, script_of;  // by step id
     int step_minutes = 0;                                           // the labs' steps' limits
-    bool built = false, reported = false;
+    bool built = false, reported = false, cache_saved = false;
+    json cache;  // the compiler cache's restore step
     for (const json& step : job["steps"]) {
       const std::string name = step.value("name", "");
       CAPTURE(name);
       const std::string uses = step.value("uses", "");
       const std::string run = step.value("run", "");
       if (uses.rfind("actions/checkout@", 0) == 0) continue;
+      if (uses.rfind("actions/cache/restore@", 0) == 0) {
+        // Not run (GitHub's cache is GitHub's): restored before the build, keyed on set-up
+        // scripts the kit has, each commit's entry its own, the newest of those scripts' taken.
+        CHECK(!built);
+        cache = step;
+        const std::string key = step["with"]["key"];
+        const std::regex scripts("hashFiles\\(([^)]*)\\)");
+        REQUIRE(std::regex_search(key, m, scripts));
+        const std::string listed = m[1];
+        const std::regex quoted("'([^']+)'");
+        int n = 0;
+        for (auto it = std::sregex_iterator(listed.begin(), listed.end(), quoted);
+             it != std::sregex_iterator(); ++it, ++n)
+          CHECK_MESSAGE(fs::is_regular_file(kit.kit / (*it)[1].str()), (*it)[1].str());
+        CHECK(n >= 2);
+        const std::string per_commit = "${{ github.sha }}";
+        REQUIRE(key.size() > per_commit.size());
+        CHECK(key.substr(key.size() - per_commit.size()) == per_commit);
+        CHECK(step["with"]["restore-keys"] == key.substr(0, key.size() - per_commit.size()));
+        continue;
+      }
+      if (uses.rfind("actions/cache/save@", 0) == 0) {
+        // Saved after the build (a job with a failing test fails, and would save nothing at its
+        // end), unless the restore found this very key.
+        CHECK(built);
+        REQUIRE(cache.is_object());
+        const std::string id = cache["id"];
+        CHECK(step["with"]["path"] == cache["with"]["path"]);
+        CHECK(step["with"]["key"] == "${{ steps." + id + ".outputs.cache-primary-key }}");
+        CHECK(step["if"] == "steps." + id + ".outputs.cache-hit != 'true'");
+        cache_saved = true;
+        continue;
+      }
       if (run.find("scripts/setup.sh --packages-only") != std::string::npos) {
         // Not run (this machine has the packages); the scripts it runs are in the kit.
         const std::regex script("bash (\\S+)");
         for (auto it = std::sregex_iterator(run.begin(), run.end(), script);
              it != std::sregex_iterator(); ++it)
           CHECK_MESSAGE(fs::is_regular_file(kit.kit / (*it)[1].str()), (*it)[1].str());
+        CHECK(run.find("apt-get install -y -qq ccache") != std::string::npos);  // the build's
         continue;
       }
       if (run.find("cmake") != std::string::npos) {
         CHECK(trimmed(run) == readme_build);  // the fixture built the kit with this
+        // Through ccache, into the folder the cache restores (CMake reads the launchers from
+        // the environment).
+        REQUIRE(cache.is_object());
+        CHECK(step["env"]["CMAKE_C_COMPILER_LAUNCHER"] == "ccache");
+        CHECK(step["env"]["CMAKE_CXX_COMPILER_LAUNCHER"] == "ccache");
+        CHECK(step["env"]["CCACHE_DIR"] == cache["with"]["path"]);
         built = true;
         continue;
       }
@@ -138,6 +180,7 @@ TEST_SUITE("student-kit") {
       results[id] = outputs.at("result");
     }
     CHECK(built);
+    CHECK(cache_saved);
     CHECK(reported);
     REQUIRE(lab_of.size() == 2);  // the fixture's --lab scatter-gather --lab scan
     CHECK(job["timeout-minutes"].get<int>() > step_minutes);

@@ -124,9 +124,9 @@ std::string confined_run_filter(pid_t self) {
     p.jump(BPF_JEQ, nr, "self");
   p.jump(BPF_JEQ, __NR_prlimit64, "self or 0");
   // Calls that reach another process by a thread id, a pidfd or its memory: none.
-  for (unsigned nr : {__NR_tkill, __NR_pidfd_open, __NR_pidfd_send_signal, __NR_pidfd_getfd,
-                      __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp,
-                      __NR_process_madvise})
+  for (unsigned nr :
+       {__NR_tkill, __NR_pidfd_open, __NR_pidfd_send_signal, __NR_pidfd_getfd, __NR_ptrace,
+        __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp, __NR_process_madvise})
     p.jump(BPF_JEQ, nr, "refuse");
   p.jump(BPF_JEQ, 0, "allow", "allow");
   p.label("self or 0");

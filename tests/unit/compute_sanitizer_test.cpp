@@ -346,6 +346,14 @@ struct Grading {
   }
 };
 
+// A compute-sanitizer that does nothing, in `dir`, as GPULAB_COMPUTE_SANITIZER names it.
+void stand_in_tool(const std::filesystem::path& dir) {
+  const auto tool = dir / "compute-sanitizer";
+  test::write_file(tool, "#!/bin/sh\n");
+  chmod(tool.c_str(), 0755);
+  REQUIRE(setenv("GPULAB_COMPUTE_SANITIZER", tool.c_str(), 1) == 0);
+}
+
 }  // namespace
 
 TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and grade fails no one") {
@@ -397,10 +405,7 @@ TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and gr
 
 TEST_CASE("sanitizing: public datasets of GPU parts; for grade only those that passed") {
   const test::TempDir dir;
-  const auto tool = dir.path() / "compute-sanitizer";
-  test::write_file(tool, "#!/bin/sh\n");
-  chmod(tool.c_str(), 0755);
-  REQUIRE(setenv("GPULAB_COMPUTE_SANITIZER", tool.c_str(), 1) == 0);
+  stand_in_tool(dir.path());
   Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
   const auto by_grade = grade.sanitizer();
   const auto by_run = run.sanitizer();
@@ -429,14 +434,12 @@ TEST_CASE("sanitizing: public datasets of GPU parts; for grade only those that p
 
 TEST_CASE("sanitizing: without gpulab-confine nothing runs under the tool, and the note says so") {
   const test::TempDir dir;
-  const auto tool = dir.path() / "compute-sanitizer";
-  test::write_file(tool, "#!/bin/sh\n");
-  chmod(tool.c_str(), 0755);
-  REQUIRE(setenv("GPULAB_COMPUTE_SANITIZER", tool.c_str(), 1) == 0);
+  stand_in_tool(dir.path());
   Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
   grade.c->paths.build = run.c->paths.build = dir.path();  // a build without it
   CHECK(grade.sanitizer() == nullptr);
-  CHECK(contains(grade.notes(), "gpulab-confine, which starts the runner under the tool, is missing"));
+  CHECK(contains(grade.notes(),
+                 "gpulab-confine, which starts the runner under the tool, is missing"));
   CHECK_THROWS_WITH_AS(run.sanitizer(), doctest::Contains("gpulab-confine"), std::runtime_error);
   unsetenv("GPULAB_COMPUTE_SANITIZER");
 }

@@ -202,6 +202,7 @@ TEST_SUITE("gradescope") {
       fs::create_directories(r / "results");
       fs::create_directories(r / "source" / "gpulab" / "build");
       fs::copy_file(kInterruptedGpulab, r / "source" / "gpulab" / "build" / "gpulab");
+      fs::copy_file(root / "source" / "hidden-seed", r / "source" / "hidden-seed");
       fs::copy_file(root / "source" / "run_autograder", r / "run_autograder");
       fs::copy_file(kSource / "labs" / "scatter-gather" / "dcs.cu", r / "submission" / "dcs.cu");
       gradings.push_back(

@@ -53,9 +53,6 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
                                            const std::string& tool,
                                            const std::vector<std::string>& runner_argv);
 
-// The compiler flag the student's sanitized build adds, so that reports name file and line.
-constexpr const char* kSanitizerBuildFlag = "-lineinfo";
-
 struct SanitizerFinding {
   std::string tool;  // "memcheck", ...
   // What it is, in gpulab's words (the table in compute_sanitizer.cpp): "out-of-bounds read".

@@ -40,12 +40,13 @@ bool CorrectnessTests::grade(const PartSpec& part) {
     const std::vector<const DatasetSpec*> sets = scope.datasets(g, part.name);
     if (sets.empty()) continue;
     const double points = group_max(rubric, g.name);
-    // Each dataset's run and check first; then compute-sanitizer on every one that wants it,
-    // all side by side (none of it is timed); then each dataset's line, in order.
+    // Each dataset's run and check first; then compute-sanitizer on those it picks, all side
+    // by side (none of it is timed); then each dataset's line, in order.
     struct Ran {
       const DatasetSpec* ds = nullptr;
       bool skipped = false;  // not run: an earlier dataset timed out
       DatasetDirs d;
+      std::vector<std::string> flags;  // the runner's, for this dataset
       RunOutcome o;
       CheckResult c;
       bool bug_found = false;
@@ -65,12 +66,11 @@ bool CorrectnessTests::grade(const PartSpec& part) {
       c_.steps.step(part.name + " on " + ds->name);
       const auto out = c_.work / "runs" / part.name / ds->name;
       const bool twice = ds == called_twice;
-      const std::vector<std::string> flags =
-          twice ? std::vector<std::string>{kCallTwiceFlag} : std::vector<std::string>{};
+      if (twice) r.flags = {kCallTwiceFlag};
       try {
         throw_if_out_of_time();  // a dataset made past the part's share only delays its end
         r.d = c_.dataset(g, *ds);
-        r.o = correctness_run(part, r.d, out, flags);
+        r.o = correctness_run(part, r.d, out, r.flags);
       } catch (OutOfTime& stop) {
         // Under a time budget (process.h's ChildDeadline): what ran when it ran out, as the
         // student may know it. A hidden dataset is not named, and anything that ran on one is
@@ -109,12 +109,18 @@ bool CorrectnessTests::grade(const PartSpec& part) {
               !not_kept.empty())
             c_.log << "  " << not_kept << "\n";
       }
-      // Under compute-sanitizer too, where this grading runs it (sanitizer_runs.h); an error it
-      // finds fails the dataset as the CPU backend's findings do.
-      const bool passed = r.o.ran && r.c.pass && !r.bug_found;
-      if (c_.sanitizer && c_.sanitizer->wanted(part, g, passed, r.o.timed_out)) {
-        r.job = static_cast<int>(jobs.size());
-        jobs.push_back({r.d, flags});
+    }
+    // Under compute-sanitizer too, where this grading runs it (sanitizer_runs.h): the datasets it
+    // picks, an error it finds failing the dataset as the CPU backend's findings do.
+    if (c_.sanitizer) {
+      std::vector<SanitizerRuns::Candidate> candidates;
+      for (const Ran& r : ran)
+        candidates.push_back(
+            {r.d.input, !r.skipped && r.o.ran && r.c.pass && !r.bug_found, r.o.timed_out});
+      for (size_t i : c_.sanitizer->pick(part, g, candidates)) {
+        if (ran[i].skipped) continue;
+        ran[i].job = static_cast<int>(jobs.size());
+        jobs.push_back({ran[i].d, ran[i].flags});
       }
     }
     const std::vector<SanitizerRuns::Verdict> verdicts =

@@ -307,9 +307,17 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   }
   if (j.contains("sanitize")) {
     const auto& sz = j["sanitize"];
-    r.only_keys(sz, "sanitize", {"tools"});
-    c.sanitize_tools = r.strings(r.field(sz, "tools", "sanitize"), "sanitize.tools");
-    if (c.sanitize_tools.empty()) r.fail("sanitize.tools", "must name at least one tool");
+    r.only_keys(sz, "sanitize", {"tools", "datasets"});
+    if (sz.contains("tools")) {
+      c.sanitize_tools = r.strings(sz["tools"], "sanitize.tools");
+      if (c.sanitize_tools.empty()) r.fail("sanitize.tools", "must name at least one tool");
+    }
+    if (sz.contains("datasets")) {
+      if (!sz["datasets"].is_number_unsigned() || sz["datasets"].get<uint64_t>() < 1 ||
+          sz["datasets"].get<uint64_t>() > 1000)
+        r.fail("sanitize.datasets", "must be an integer from 1 to 1000");
+      c.sanitize_datasets = sz["datasets"].get<int>();
+    }
     for (const auto& t : c.sanitize_tools) {
       if (!is_sanitizer_tool(t))
         r.fail("sanitize.tools", unknown_name("compute-sanitizer tool", t, sanitizer_tools()));

@@ -155,9 +155,11 @@ struct LabConfig {
   std::map<std::string, PartRubric> rubric;
   PerformanceCurve curve;
   SimTimeLimit sim_time_limit;  // a correctness run's limit on the CPU backend (run_limit.h)
-  // lab.json's "sanitize": {"tools": [...]}: the compute-sanitizer tools gpulab grade runs on
-  // the public datasets on a GPU (sanitizer_runs.h); none without the key.
+  // lab.json's "sanitize": {"tools": [...], "datasets": N}: the compute-sanitizer tools gpulab
+  // grade runs on a GPU (empty: gpulab's choice, sanitizer_runs.h), on the N smallest public
+  // datasets of each GPU part that passed.
   std::vector<std::string> sanitize_tools;
+  int sanitize_datasets = 3;
   // lab.json's "gradescope": the course's policy on Gradescope (gradescope_policy.h).
   GradescopePolicy gradescope;
   // lab.json's "writeup"; none without the key.

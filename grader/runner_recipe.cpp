@@ -83,6 +83,7 @@ std::vector<std::string> compile_command(const RunnerRecipe& r, RecipeUse use, c
   std::vector<std::string> cmd = {r.compiler.string(), "-std=c++" + r.cxx_standard};
   cmd.insert(cmd.end(), r.arch_flags.begin(), r.arch_flags.end());
   cmd.insert(cmd.end(), r.nvcc_flags.begin(), r.nvcc_flags.end());
+  if (r.backend == "cuda") cmd.push_back(kLineInfoFlag);
   if (use == RecipeUse::trusted)
     cmd.insert(cmd.end(), r.warning_flags.begin(), r.warning_flags.end());
   for (const fs::path& dir : r.include_dirs) cmd.insert(cmd.end(), {"-I", dir.string()});

@@ -56,6 +56,13 @@ struct RunnerRecipe {
 std::vector<std::string> cuda_arch_flags(const std::vector<std::string>& architectures,
                                          const std::filesystem::path& manifest);
 
+// What every CUDA build of a runner adds, the instructor's and the student's alike: line
+// information, so that compute-sanitizer, which runs on every GPU grade (sanitizer_runs.h), names
+// file and line from the very runner that was graded and timed. It changes no generated code
+// (nvcc's -lineinfo only adds a line table beside it), so timings are those of a plain build, and
+// no second build is needed for the tool.
+constexpr const char* kLineInfoFlag = "-lineinfo";
+
 // Whose runner a command builds: a student's (also the grader's fallback builds of reference/
 // and labs/<lab>/), or the instructor's, built by CMake with its warning flags.
 enum class RecipeUse { student, trusted };

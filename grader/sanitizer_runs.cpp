@@ -1,6 +1,8 @@
 #include "sanitizer_runs.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
 
 #include "grade_phases.h"
 #include "joined_words.h"
@@ -22,10 +24,31 @@ constexpr double kSanitizedRunLimitS = 300;
 // What a note quotes of a run's output.
 constexpr size_t kOutputQuoted = 1000;
 
-// The tools the grading runs: all of them for `run --sanitize`, lab.json's for grade.
+// The tools the grading runs: all of them for `run --sanitize`, none for `run` without it,
+// grade_sanitizer_tools for grade.
 std::vector<std::string> asked_tools(const GradeContext& c) {
   if (c.o.sanitize) return *c.o.sanitize ? sanitizer_tools() : std::vector<std::string>{};
-  return c.lab.sanitize_tools;
+  return grade_sanitizer_tools(c.lab, c.work / "submission");
+}
+
+// A student file is read this far for the word: the intake caps what a submission holds.
+constexpr size_t kSharedWordRead = size_t{8} << 20;
+
+bool spells_shared(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string text(kSharedWordRead, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text.find("__shared__") != std::string::npos;
+}
+
+// What a dataset's input folder holds, in bytes (the grader wrote it).
+uintmax_t input_bytes(const fs::path& input) {
+  uintmax_t n = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec)) n += it->file_size(ec);
+  return n;
 }
 
 // The log a run left in `out_dir`, as much of it as is read.
@@ -82,35 +105,36 @@ std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
   return std::make_shared<SanitizerRuns>(c, std::move(tool), tools, asked);
 }
 
-bool SanitizerRuns::wanted(const PartSpec& part, const GroupSpec& g, bool passed,
-                           bool timed_out) const {
-  return part.gpu && !g.hidden && !g.timing && !timed_out && (passed || asked_);
+std::vector<std::string> grade_sanitizer_tools(const LabConfig& lab, const fs::path& submission) {
+  if (!lab.sanitize_tools.empty()) return lab.sanitize_tools;
+  std::vector<std::string> tools = {"memcheck", "initcheck"};
+  if (std::any_of(lab.student_files.begin(), lab.student_files.end(),
+                  [&](const std::string& f) { return spells_shared(submission / f); }))
+    tools.insert(tools.end(), {"racecheck", "synccheck"});
+  return tools;
 }
 
-const BuildResult& SanitizerRuns::build() {
-  if (build_) return *build_;
-  c_.steps.note("building " + c_.o.submission.string() + " again for compute-sanitizer (" +
-                kSanitizerBuildFlag + ")");
-  RunnerRecipe recipe = load_recipe(c_.paths, c_.lab, c_.o.backend);
-  recipe.nvcc_flags.push_back(kSanitizerBuildFlag);
-  build_ = std::make_unique<BuildResult>(
-      build_runner(recipe, c_.lab, c_.paths, c_.work / "submission",
-                   c_.work / "student-sanitize-build", c_.sandbox, RecipeUse::student));
-  return *build_;
+std::vector<size_t> SanitizerRuns::pick(const PartSpec& part, const GroupSpec& g,
+                                        const std::vector<Candidate>& runs) const {
+  std::vector<size_t> picked;
+  if (!part.gpu || g.hidden || g.timing) return picked;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!runs[i].timed_out && (runs[i].passed || asked_)) picked.push_back(i);
+  if (asked_ || picked.size() <= static_cast<size_t>(c_.lab.sanitize_datasets)) return picked;
+  std::vector<uintmax_t> bytes(runs.size());
+  for (size_t i : picked) bytes[i] = input_bytes(runs[i].input);
+  std::stable_sort(picked.begin(), picked.end(),
+                   [&](size_t a, size_t b) { return bytes[a] < bytes[b]; });
+  picked.resize(static_cast<size_t>(c_.lab.sanitize_datasets));
+  std::sort(picked.begin(), picked.end());
+  return picked;
 }
 
 std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
                                                          const std::vector<Job>& jobs) {
   const ScopedPhase phase(GradePhase::kSanitizer);
   std::vector<Verdict> verdicts(jobs.size());
-  const BuildResult& b = build();
-  if (!b.ok) {  // the graded build passed: this one is gpulab's problem, not the student's
-    for (Verdict& v : verdicts)
-      v.notes = "\n  compute-sanitizer not run: the build with " +
-                std::string(kSanitizerBuildFlag) +
-                " failed: " + quote_head(b.message, kOutputQuoted);
-    return verdicts;
-  }
+  const BuildResult& b = c_.student;  // the graded runner, with line information
   // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from there),
   // where the sandbox does not show it already as part of the system.
   std::error_code ec;

@@ -6,7 +6,8 @@
 //    "build": "fail"                      (the part's "does not build" test), or
 //    "intake": "reject"                   (the part's "submission not accepted" test), or
 //    "public": "pass" | "fail", "hidden": "pass" | "fail" (optional; any group of the lab; or
-//              one per part: {"inclusive": "pass", "hillis-steele": "fail"}),
+//              one per part: {"inclusive": "pass", "hillis-steele": "fail"}, or one per
+//              backend: {"sim": "fail", "cuda": "pass"}),
 //    "output_contains": [texts the failing test's output must hold; {backend: text} where
 //                         the words differ by backend],
 //    "output_lacks": [texts found nowhere in the report: no test's output, nor its own],

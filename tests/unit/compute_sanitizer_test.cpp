@@ -304,12 +304,28 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("lab.json's sanitize: segmented-scan's grading runs every tool; a lab without it none") {
+TEST_CASE(
+    "the tools a grade runs: lab.json's where it names them; else memcheck and initcheck, and "
+    "racecheck and synccheck where the student's files spell __shared__") {
   const auto seg =
       gpulab::LabConfig::load(test::source_dir() / "labs" / "segmented-scan" / "lab.json");
   CHECK(seg.sanitize_tools == gpulab::sanitizer_tools());
-  const auto scan = gpulab::LabConfig::load(test::source_dir() / "labs" / "scan" / "lab.json");
-  CHECK(scan.sanitize_tools.empty());
+  const test::TempDir dir;
+  CHECK(gpulab::grade_sanitizer_tools(seg, dir.path()) == gpulab::sanitizer_tools());
+  CHECK(seg.sanitize_datasets == 3);  // the default
+  const auto lab = gpulab::LabConfig::load(test::source_dir() / "labs" / "coarsening" / "lab.json");
+  CHECK(lab.sanitize_tools.empty());
+  CHECK(lab.sanitize_datasets == 7);
+  REQUIRE(lab.student_files.size() == 1);
+  const auto file = dir.path() / lab.student_files[0];
+  test::write_file(file, "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n");
+  CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()) ==
+        std::vector<std::string>{"memcheck", "initcheck"});
+  test::write_file(file, "#define SHARED __shared__\n__global__ void k() { SHARED int t[32]; }\n");
+  CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()) ==
+        std::vector<std::string>{"memcheck", "initcheck", "racecheck", "synccheck"});
+  std::filesystem::remove(file);  // a missing file is read as empty, never an error
+  CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()).size() == 2);
 }
 
 // grader/sanitizer_runs.h's choices before anything runs: whether a grading sanitizes, the note
@@ -403,7 +419,9 @@ TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and gr
   unsetenv("GPULAB_COMPUTE_SANITIZER");
 }
 
-TEST_CASE("sanitizing: public datasets of GPU parts; for grade only those that passed") {
+TEST_CASE(
+    "sanitizing: public datasets of GPU parts; for grade the three smallest of those that "
+    "passed") {
   const test::TempDir dir;
   stand_in_tool(dir.path());
   Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
@@ -422,14 +440,26 @@ TEST_CASE("sanitizing: public datasets of GPU parts; for grade only those that p
   }
   REQUIRE(pub != nullptr);
   REQUIRE(hidden != nullptr);
-  CHECK(by_grade->wanted(spmv, *pub, true, false));
-  CHECK_FALSE(by_grade->wanted(spmv, *pub, false, false));  // failed already
-  CHECK(by_run->wanted(spmv, *pub, false, false));          // the tools may say why
-  CHECK_FALSE(by_run->wanted(spmv, *pub, false, true));     // it hung
-  CHECK_FALSE(by_grade->wanted(spmv, *hidden, true, false));
+  // Five datasets: inputs of 500, 100, 300, 100 and 200 bytes.
+  std::vector<gpulab::SanitizerRuns::Candidate> runs;
+  for (int bytes : {500, 100, 300, 100, 200}) {
+    const auto input = dir.path() / ("input-" + std::to_string(runs.size()));
+    test::write_file(input / "a.npy", std::string(static_cast<size_t>(bytes) - 10, 'x'));
+    test::write_file(input / "sub" / "b.npy", std::string(10, 'y'));
+    runs.push_back({input, true, false});
+  }
+  using V = std::vector<size_t>;
+  // grade: the three smallest (ties in order), told in their order.
+  CHECK(by_grade->pick(spmv, *pub, runs) == V{1, 3, 4});
+  CHECK(by_run->pick(spmv, *pub, runs) == V{0, 1, 2, 3, 4});  // run --sanitize: every one
+  runs[3].passed = false;    // failed already: grade needs no more reasons, the tools may say why
+  runs[4].timed_out = true;  // it hung: not again under a tool
+  CHECK(by_grade->pick(spmv, *pub, runs) == V{0, 1, 2});
+  CHECK(by_run->pick(spmv, *pub, runs) == V{0, 1, 2, 3});
+  CHECK(by_grade->pick(spmv, *hidden, runs).empty());
   gpulab::PartSpec cpu = spmv;
   cpu.gpu = false;
-  CHECK_FALSE(by_run->wanted(cpu, *pub, true, false));
+  CHECK(by_run->pick(cpu, *pub, runs).empty());
 }
 
 TEST_CASE("sanitizing: without gpulab-confine nothing runs under the tool, and the note says so") {

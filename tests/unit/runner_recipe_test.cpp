@@ -66,13 +66,14 @@ TEST_CASE("a recipe's commands: flags, include folders, whole archives in the ma
                                          "--generate-code=arch=compute_90,code=sm_90"};
   std::vector<std::string> compile = {"/cuda/bin/nvcc", "-std=c++17"};
   compile.insert(compile.end(), arch.begin(), arch.end());
+  // The lab's flags, then line information on every CUDA build (kLineInfoFlag).
   compile.insert(compile.end(),
-                 {"-O3", "-I", "/g/labs/scan", "-c", "/s/scan.cu", "-o", "/w/scan.o"});
+                 {"-O3", "-lineinfo", "-I", "/g/labs/scan", "-c", "/s/scan.cu", "-o", "/w/scan.o"});
   CHECK(gpulab::compile_command(cuda, gpulab::RecipeUse::student, "/s/scan.cu", "/w/scan.o") ==
         compile);
   // The instructor's runners add the warning flags, after the lab's.
   std::vector<std::string> trusted = compile;
-  trusted.insert(trusted.begin() + 5, "-Xcompiler=-Wall");
+  trusted.insert(trusted.begin() + 6, "-Xcompiler=-Wall");
   CHECK(gpulab::compile_command(cuda, gpulab::RecipeUse::trusted, "/s/scan.cu", "/w/scan.o") ==
         trusted);
   std::vector<std::string> link = {"/cuda/bin/nvcc"};

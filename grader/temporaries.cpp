@@ -1,7 +1,11 @@
 #include "temporaries.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "remove_tree.h"
@@ -18,13 +22,25 @@ std::set<fs::path>& registry() {
   return paths;
 }
 
-// A writer in another thread may still create files in the folder while it is removed (the
-// removal then leaves a folder not empty): it cannot once the folder itself is gone.
+// A writer in another thread may still create files in the folder while it is removed, and on
+// a machine of many cores it can outpace the removal. So a folder is first renamed out of its
+// path, at once and whole: the writer names its files by that path and can add none after. What
+// is left is removed at leisure.
 bool remove_now(const fs::path& path) {
+  static std::atomic<unsigned> renames{0};
+  std::error_code ec;
+  fs::path target = path;
+  if (fs::is_directory(fs::symlink_status(path, ec))) {
+    fs::path away = path;
+    away += ".removing-" + std::to_string(getpid()) + "-" + std::to_string(renames++);
+    fs::rename(path, away, ec);
+    if (!ec) target = away;
+  }
   for (int attempt = 0; attempt < 50; ++attempt) {
-    remove_tree(path);  // never throws, nor follows a link (remove_tree.h)
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(path, ec))) return true;
+    remove_tree(target);  // never throws, nor follows a link (remove_tree.h)
+    if (target != path) remove_tree(path);  // made again meanwhile
+    if (!fs::exists(fs::symlink_status(target, ec)) && !fs::exists(fs::symlink_status(path, ec)))
+      return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;

@@ -12,8 +12,10 @@ namespace e2e {
 
 namespace {
 
-// The bar for the set-up on a fresh 2-core machine (README, "Student install").
-constexpr double kKitBuildLimitS = 300;
+// The bar for the set-up: 5 minutes on a fresh 2-core machine (README, "Student install"), both
+// cores busy. Counted in CPU time, which a machine shared with other work (CI runs two tests at
+// a time) does not inflate, where the clock would fail a build that is as quick as ever.
+constexpr double kKitBuildCpuLimitS = 2 * 300;
 
 struct Ran {
   gpulab::ProcessResult process;
@@ -49,9 +51,11 @@ bool says(const gpulab::ProcessResult& p, const std::string& text) {
 TEST_SUITE("student-kit") {
   TEST_CASE("the kit's build is the student preset: within the bar, the command and no more") {
     const StudentKit& k = student_kit();
-    CHECK_MESSAGE(k.build_s <= kKitBuildLimitS, "the student kit's build took "
-                                                    << k.build_s << " s; the bar is "
-                                                    << kKitBuildLimitS << " s");
+    CHECK_MESSAGE(k.build_cpu_s <= kKitBuildCpuLimitS,
+                  "the student kit's build took " << k.build_cpu_s << " s of CPU time ("
+                                                  << k.build_s << " s on the clock); the bar is "
+                                                  << kKitBuildCpuLimitS << " s");
+    CHECK(k.build_cpu_s > 10);  // it was measured: a build of gpulab takes minutes
     CHECK(fs::is_regular_file(k.kit / "CMakePresets.json"));
     CHECK(fs::is_regular_file(k.kit / "build" / "bin" / "gpulab-sim-cc"));
     CHECK(fs::is_regular_file(k.kit / "build" / "bin" / "gpulab-sim-rewrite"));

@@ -18,6 +18,7 @@ struct StudentKit {
   std::filesystem::path gpulab;  // kit/build/gpulab
   std::string seed;              // the hidden seed `dist` saw in its environment
   double build_s = 0;            // the README's build, on the clock
+  double build_cpu_s = 0;        // and its CPU time, every process of it (user and system)
 };
 
 // Made and built on first use; a failure fails every case that asks for it.

@@ -2,8 +2,6 @@
 
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,6 +23,7 @@
 #include "inherited_fds.h"
 #include "process_tree.h"
 #include "safe_text.h"
+#include "seccomp_filter.h"
 #include "stop_signals.h"
 
 namespace gpulab {
@@ -211,9 +210,6 @@ ProcessResult run_process(const ProcessOptions& o) {
   std::vector<int> kept_fds;
   for (const auto& [fd, number] : child_fds) kept_fds.push_back(number);
   std::sort(kept_fds.begin(), kept_fds.end());
-  sock_fprog seccomp_program{
-      static_cast<unsigned short>(o.seccomp_filter.size() / sizeof(sock_filter)),
-      reinterpret_cast<sock_filter*>(const_cast<char*>(o.seccomp_filter.data()))};
   // The child's environment is built here, before fork: after it only exec-safe calls run.
   std::vector<std::string> env_strings;
   for (char** e = environ; o.inherit_env && *e; ++e) {
@@ -290,13 +286,10 @@ ProcessResult run_process(const ProcessOptions& o) {
     if (o.run_as && (setgroups(0, nullptr) != 0 || setgid(o.run_as->second) != 0 ||
                      setuid(o.run_as->first) != 0))
       fail();
-    if ((o.no_new_privs || !o.seccomp_filter.empty()) &&
-        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    if (o.no_new_privs && o.seccomp_filter.empty() && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
       fail();
     // Last: from here on the filter holds (it lets execve through).
-    if (!o.seccomp_filter.empty() &&
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &seccomp_program) != 0)
-      fail();
+    if (!o.seccomp_filter.empty() && !load_seccomp_program(o.seccomp_filter)) fail();
     execvpe(argv[0], argv.data(), envp.data());
     fail();
   }

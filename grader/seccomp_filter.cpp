@@ -144,16 +144,19 @@ std::string confined_run_filter(pid_t self) {
 #endif
 }
 
-bool confine_this_process() {
-  std::string program = confined_run_filter(getpid());
+bool load_seccomp_program(const std::string& program) {
   if (program.empty()) {
     errno = ENOSYS;
     return false;
   }
   sock_fprog fprog{static_cast<unsigned short>(program.size() / sizeof(sock_filter)),
-                   reinterpret_cast<sock_filter*>(program.data())};
+                   reinterpret_cast<sock_filter*>(const_cast<char*>(program.data()))};
   return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
          prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) == 0;
+}
+
+bool confine_this_process() {
+  return load_seccomp_program(confined_run_filter(getpid()));
 }
 
 }  // namespace gpulab

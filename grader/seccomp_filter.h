@@ -28,8 +28,12 @@ std::string no_new_processes_filter();
 // The program for process `self` (its id as the process sees it); empty as above.
 std::string confined_run_filter(pid_t self);
 
-// Loads confined_run_filter(getpid()) into the calling process (with no_new_privs, which an
-// unprivileged process needs to load a filter); false with errno set where it could not.
+// Loads `program` (one of the above) into the calling process, with no_new_privs first, which
+// an unprivileged process needs to load a filter; false with errno set where it could not. Two
+// system calls and no allocation: safe between fork and exec (process.cpp).
+bool load_seccomp_program(const std::string& program);
+
+// Loads confined_run_filter(getpid()) into the calling process, as load_seccomp_program does.
 bool confine_this_process();
 
 }  // namespace gpulab

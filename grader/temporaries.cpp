@@ -37,7 +37,7 @@ bool remove_now(const fs::path& path) {
     if (!ec) target = away;
   }
   for (int attempt = 0; attempt < 50; ++attempt) {
-    remove_tree(target);  // never throws, nor follows a link (remove_tree.h)
+    remove_tree(target);                    // never throws, nor follows a link (remove_tree.h)
     if (target != path) remove_tree(path);  // made again meanwhile
     if (!fs::exists(fs::symlink_status(target, ec)) && !fs::exists(fs::symlink_status(path, ec)))
       return true;

@@ -8,13 +8,15 @@ RunBackend choose_run_backend(const RunBackendFacts& f) {
   if (!f.gpu_part_selected && f.cuda_runners_built) return {"cuda", ""};
   const std::string no_gpu = "no usable GPU (" + f.gpu_problem + ")";
   if (!f.sim_built)
-    return {"cuda", f.gpu_part_selected
-                        ? "gpulab: " + no_gpu +
-                              " and this gpulab has no CPU backend, so GPU parts are not checked; "
-                              "to check them on the CPU, run scripts/setup.sh (it installs what "
-                              "the CPU backend needs) and build with `cmake --workflow --preset "
-                              "student`"
-                        : ""};
+    return {
+        "cuda",
+        f.gpu_part_selected
+            ? "gpulab: " + no_gpu +
+                  " and this gpulab has no CPU backend, so GPU parts are not checked; "
+                  "to check them on the CPU, run scripts/setup.sh (it installs what "
+                  "the CPU backend needs) and build with `cmake --preset student && cmake --build "
+                  "--preset student`"
+            : ""};
   std::string note = "gpulab: ";
   if (!f.gpu_usable)
     note += no_gpu + ": running on the CPU backend (sim), which checks kernels but times nothing";

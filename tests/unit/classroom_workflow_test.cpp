@@ -47,7 +47,7 @@ TEST_CASE("classroom workflow: a step per lab, each a runner of the reporter, no
   CHECK(w.find('@' + std::string("GPULAB_")) == std::string::npos);
   CHECK(w.find("runs-on: ubuntu-24.04") != std::string::npos);
   CHECK(w.find("bash scripts/setup.sh --packages-only") != std::string::npos);
-  CHECK(w.find("cmake --workflow --preset student") != std::string::npos);
+  CHECK(w.find("cmake --preset student && cmake --build --preset student") != std::string::npos);
   // Each lab's step, in order, runs gpulab on the CPU backend into a result of its own.
   const auto sg = w.find(
       "        id: scattergather\n"

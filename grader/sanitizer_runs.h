@@ -59,9 +59,6 @@ class SanitizerRuns {
   // in their order.
   std::vector<Verdict> check(const PartSpec& part, const std::vector<Job>& jobs);
 
-  // The tools, in the order their findings are told.
-  const std::vector<std::string>& tools() const { return tools_; }
-
   SanitizerRuns(const GradeContext& c, std::filesystem::path tool, std::vector<std::string> tools,
                 bool asked)
       : c_(c), tool_(std::move(tool)), tools_(std::move(tools)), asked_(asked) {}

@@ -26,6 +26,7 @@
 #include "grader_channel.h"
 #include "runner.h"
 #include "runner_protocol.h"
+#include "rusage_time.h"
 #include "sample_protocol.h"
 #include "student_call.h"
 
@@ -33,10 +34,7 @@ namespace {
 
 // This process's CPU time so far, user and system, all its threads.
 double cpu_seconds() {
-  rusage self{};
-  getrusage(RUSAGE_SELF, &self);
-  return static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
-         static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
+  return gpulab::rusage_cpu_s(RUSAGE_SELF);
 }
 
 // The end of every run: the record to the grader, what the program printed flushed, the CPU

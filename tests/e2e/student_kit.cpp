@@ -1,7 +1,6 @@
 #include "student_kit.h"
 
 #include <doctest/doctest.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <fstream>
@@ -11,19 +10,11 @@
 #include <regex>
 
 #include "e2e_util.h"
+#include "rusage_time.h"
 
 namespace e2e {
 
 namespace {
-
-// The CPU time of this process's children that have ended and been waited for, and of theirs:
-// a build's, every compiler it started included.
-double children_cpu_s() {
-  rusage u{};
-  getrusage(RUSAGE_CHILDREN, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 // A seed no file of gpulab contains by chance.
 std::string fresh_seed() {
@@ -58,11 +49,12 @@ StudentKit make_kit() {
                         std::regex("<!-- gpulab-kit: build-sim -->\\s*```sh\\n([^`]*)```")),
       "the kit's README has no build-sim block");
   const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = children_cpu_s();
+  // A build's, every compiler it started included (each waited for by its parent).
+  const double cpu0 = gpulab::rusage_cpu_s(RUSAGE_CHILDREN);
   const auto build =
       run_command({"bash", "-euo", "pipefail", "-c", block[1].str()}, k.kit, {}, 1500);
   k.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  k.build_cpu_s = children_cpu_s() - cpu0;
+  k.build_cpu_s = gpulab::rusage_cpu_s(RUSAGE_CHILDREN) - cpu0;
   MESSAGE("the student kit's build took " << k.build_s << " s on the clock, " << k.build_cpu_s
                                           << " s of CPU time");
   REQUIRE_MESSAGE(build.exit_code == 0, build.output);

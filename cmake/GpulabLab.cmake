@@ -1,16 +1,16 @@
 # gpulab_add_lab(<id>): everything CMake builds for one lab, driven by labs/<id>/lab.json:
 # the lab driver library the grader links runners against, the lab's build manifest (how a
-# runner is built, lib/manifests/<id>.json: grader/runner_recipe.h reads it), and the reference
+# runner is built, lib/manifests/<id>.json: grader/sandbox/runner_recipe.h reads it), and the reference
 # and stub runners built by that manifest (so CI proves both compile for every configured
 # architecture), for the cuda backend (unless GPULAB_CUDA_RUNNERS is off) and, where it is
 # built, the sim backend. Reference runners are built where reference/<id> is there: the
 # student kit and the Gradescope autograder have none.
 
-# The grader's code that turns a manifest into commands (grader/build.h, runner_recipe.h): the
+# The grader's code that turns a manifest into commands (grader/build/build.h, runner_recipe.h): the
 # runners CMake builds through it are built again when it changes (and not when the rest of
 # gpulab-build-runner does, which would rebuild every runner at each change to the grader).
-set(GPULAB_RUNNER_RECIPE_CODE ${CMAKE_SOURCE_DIR}/grader/build.cpp
-                              ${CMAKE_SOURCE_DIR}/grader/runner_recipe.cpp)
+set(GPULAB_RUNNER_RECIPE_CODE ${CMAKE_SOURCE_DIR}/grader/build/build.cpp
+                              ${CMAKE_SOURCE_DIR}/grader/sandbox/runner_recipe.cpp)
 
 function(gpulab_lab_json_list lab_json key out)
   string(JSON n ERROR_VARIABLE err LENGTH "${lab_json}" ${key})
@@ -45,7 +45,7 @@ endfunction()
 
 # One backend's recipe in the manifest: its compiler, CUDA architectures, the warning flags
 # gpulab's own code is compiled with (given to the reference and stub runners alone: see
-# grader/runner_recipe.h), and the archives linked whole and before the objects, in link order,
+# grader/sandbox/runner_recipe.h), and the archives linked whole and before the objects, in link order,
 # as "role=path" (harness, driver, runtime).
 function(gpulab_manifest_backend out compiler architectures warnings)
   gpulab_json_string("${compiler}" c)
@@ -65,7 +65,7 @@ function(gpulab_manifest_backend out compiler architectures warnings)
 endfunction()
 
 # A runner CMake builds (a reference from reference/<id>, a stub from labs/<id>) is built by
-# gpulab-build-runner (grader/build_runner_main.cpp): the grader's own function, with the lab's
+# gpulab-build-runner (grader/build/build_runner_main.cpp): the grader's own function, with the lab's
 # manifest, so a student's runner is built by the same commands (tests/unit/runner_recipe_test.cpp
 # compares them). It runs again when the sources, the manifest, the linked archives or the
 # recipe's code change.
@@ -105,7 +105,7 @@ function(gpulab_add_lab lab_id)
   endforeach()
   # reference_driver_files: driver sources kept with the solution (a baseline that would answer
   # another lab), linked in where reference/<id> is there; the student kit has none, and ships
-  # the runner that needs them compiled (grader/kit_runners.h).
+  # the runner that needs them compiled (grader/build/kit_runners.h).
   gpulab_lab_json_list("${lab_json}" reference_driver_files reference_driver_names)
   if(EXISTS ${CMAKE_SOURCE_DIR}/reference/${lab_id})
     foreach(f IN LISTS reference_driver_names)

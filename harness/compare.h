@@ -45,7 +45,7 @@ struct PerElementBound {
 double element_bound(const double* magnitude, size_t i, size_t start,
                      const SumMagnitudeTolerance& tol, const PerElementBound& per_element);
 
-// Every element's bound, in one loop in order (the error maps, grader/error_map.h).
+// Every element's bound, in one loop in order (the error maps, grader/plot/error_map.h).
 std::vector<double> sum_magnitude_bounds(const double* magnitude, size_t count,
                                          const SumMagnitudeTolerance& tol,
                                          const PerElementBound& per_element = {});

@@ -1,6 +1,6 @@
 // A std::istream's buffer over a file descriptor already open: a file checked on its open
 // descriptor is then read through that same descriptor, so nothing swapped in at its path in
-// between is read (a run's outputs: grader/run_output.h; a mapped array's header: npy.h).
+// between is read (a run's outputs: grader/run/run_output.h; a mapped array's header: npy.h).
 #pragma once
 
 #include <sys/types.h>

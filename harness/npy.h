@@ -65,7 +65,7 @@ NpyArray read_npy(const std::filesystem::path& path);
 NpyArray read_npy(const std::filesystem::path& path, DType expected);
 
 // The same from a stream already open on the file's content (the grader opens a run's outputs
-// itself, without following links: grader/run_output.h); `name` is what messages call it.
+// itself, without following links: grader/run/run_output.h); `name` is what messages call it.
 NpyArray read_npy(std::istream& in, const std::string& name, DType expected);
 
 // The same checks as read_npy(path, expected), with the same messages, but the data stays in

@@ -1,7 +1,7 @@
 // The runner's command-line modes and output-name prefixes that the grader asks for and reads:
 // named once here, parsed by runner_main.cpp and sent by run_part.cpp, passed and read by the
-// grader (grader/runner_client.cpp, grader/check.cpp, grader/bench.cpp), as part of the runner
-// protocol (runner_protocol.h).
+// grader (grader/run/runner_client.cpp, grader/data/check.cpp, grader/bench/bench.cpp), as part of
+// the runner protocol (runner_protocol.h).
 #pragma once
 
 namespace gpulab {
@@ -20,7 +20,7 @@ inline constexpr const char* kTimeBaselineFlag = "--time-baseline";
 // A timed run of the lab's own reference, which is trusted: its calls' inputs are not checked
 // afterwards. That check is for a student's code, and it comes after each sample's "done", outside
 // every window of the grader's outside clock, so the reference's share of a window is the same
-// without it (grader/outside_clock.h): a gigabyte's input costs a copy back and a comparison a
+// without it (grader/run/outside_clock.h): a gigabyte's input costs a copy back and a comparison a
 // sample. Never asked of a student's run.
 inline constexpr const char* kReferenceFlag = "--reference";
 
@@ -31,7 +31,7 @@ inline constexpr const char* kUnderToolFlag = "--under-tool";
 
 // The record's CPU time of the run in seconds, every thread's (what RLIMIT_CPU counts): the
 // grader reads the reference's, which a correctness run's limit on the CPU backend follows
-// (grader/run_limit.h).
+// (grader/lab/run_limit.h).
 inline constexpr const char* kCpuSecondsKey = "cpu_s";
 
 }  // namespace gpulab

@@ -1,4 +1,4 @@
-// The runner protocol: how the grader's runner client (grader/runner_client.h: gpulab grade and
+// The runner protocol: how the grader's runner client (grader/run/runner_client.h: gpulab grade and
 // gpulab bench) and a runner (runner_main.cpp) talk. One runner process grades one part on one
 // dataset:
 //
@@ -52,7 +52,7 @@ constexpr const char* runner_status(RunnerExit e) {
 
 // The record a runner sends last (channel_protocol.h's "record"), a JSON object, its fields as
 // X(key, JSON type): each has one type, and the grader fails a run whose record has a field of
-// another (grader/run_channel.h). "outputs" are the names handed over; a timing (TimingResult's
+// another (grader/run/run_channel.h). "outputs" are the names handed over; a timing (TimingResult's
 // JSON) holds "median_ms", "rel_se" and "samples_ms"; "baseline" (a --time-baseline run) holds
 // the baseline's "name" and "timing".
 #define GPULAB_RECORD_FIELDS(X) \

@@ -1,7 +1,8 @@
 // A memory file written once and then sealed against every change (memfd with F_SEAL_WRITE,
 // F_SEAL_GROW, F_SEAL_SHRINK and F_SEAL_SEAL): after sealing, nobody, its maker included, can
 // change a byte of it or its size. The runner hands its outputs to the grader so
-// (grader_channel.h); the grader checks the seals before it takes one (grader/sealed_outputs.h).
+// (grader_channel.h); the grader checks the seals before it takes one
+// (grader/data/sealed_outputs.h).
 #pragma once
 
 #include <cstddef>

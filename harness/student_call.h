@@ -11,7 +11,7 @@
 //    (clock_gettime, sendmsg, CUDA's events, syncs and copies): a call that changed the first
 //    bytes of one (mprotect, then a jump to code of its own, to forge a time) fails. Code changed
 //    deeper (the vDSO, the harness itself) is not seen here: the grader's clock outside the
-//    process bounds what it can gain (grader/outside_clock.h).
+//    process bounds what it can gain (grader/run/outside_clock.h).
 // What runs between calls is the harness's own code: each call's outputs are captured and sent
 // to the grader (grader_channel.h) before the student's code runs again.
 #pragma once

@@ -44,7 +44,7 @@ struct TimingPolicy {
 };
 
 // The policy's JSON form: the keys lab.json's "timing" gives it and `--timing` hands the runner
-// (the grader reads the key names and types from here: grader/lab_timing.h), each field by its
+// (the grader reads the key names and types from here: grader/lab/lab_timing.h), each field by its
 // name; a key that is missing keeps the field's default. Written out rather than with
 // nlohmann's NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT, which is json 3.11's: Ubuntu 22.04
 // (Gradescope's image) has 3.10.

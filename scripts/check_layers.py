@@ -18,6 +18,27 @@ import shutil
 import sys
 import tempfile
 
+# grader/ is a house of rooms, one folder per role, lowest first (what each holds).
+GRADER_ROOMS = [
+    ("text", "words and tables for people: safe quoting, numbers, names, CSV, HTML, Markdown"),
+    ("files", "files and folders: temporaries, atomic writes, locks, hashes, secrets, archives, paths"),
+    ("os", "processes, signals, descriptors, seccomp, exit statuses, time budgets"),
+    ("plot", "drawing: the canvas, colour maps, bar and line charts, PNG, error maps"),
+    ("lab", "what lab.json says: the lab's configuration, its parts, timing and library policy"),
+    ("core", "the report's model and the rules that score it: scope, scoring, rubric, findings"),
+    ("data", "datasets and outputs: the dataset cache, samples, sealed outputs, the check"),
+    ("sandbox", "what a run sees: bubblewrap, the libraries it may load, the runner's recipe"),
+    ("build", "building a submission's runner, and what its code may use (symbols, libraries)"),
+    ("run", "running a runner: the client, its channel, its outputs, the outside clock"),
+    ("report", "report formats: JSON, Gradescope, PrairieLearn, GitHub Classroom"),
+    ("grade", "one grading: intake, correctness, timed tests, compute-sanitizer, the write-up"),
+    ("class", "a class at once: grade-all, SLURM, class tables, findings, gradebooks, rosters"),
+    ("package", "what gpulab hands out: the student kit, Gradescope and PrairieLearn packages"),
+    ("bench", "benchmarks: gpulab bench, its sweeps, and bench-grader"),
+    ("figures", "the handouts' figures, drawn from real runs"),
+    ("cli", "the gpulab command: one dispatcher and the commands' own code"),
+]
+
 # Lowest first; a file belongs to the first layer whose pattern (a regular expression) matches
 # the start of its path. "may include" names the layers below it that it may reach.
 # Scoped layers keep one lab's (or one family's) files apart from another's: a file of lab A
@@ -34,7 +55,13 @@ LAYERS = [
     ("reference", r"reference/[^/]+/", ["labs"], "lab"),
     ("lab-datasets", r"datasets/[^/]+/", ["harness", "datasets-common", "family-generators"],
      "lab"),
-    ("grader", r"grader/", ["harness", "datasets-common", "sim"], None),
+] + [
+    # grader/'s rooms (each folder's README.md says what it holds), lowest first: each may
+    # include the rooms before it and what the grader builds on, never a room after it.
+    ("grader/" + room, r"grader/" + room + "/",
+     ["harness", "datasets-common", "sim"] + ["grader/" + r for r, _ in GRADER_ROOMS[:i]], None)
+    for i, (room, _) in enumerate(GRADER_ROOMS)
+] + [
     ("tests", r"tests/", ["*"], None),
 ]
 
@@ -48,7 +75,7 @@ WHAT = {
     "reference": "reference/<lab>/: the solution, and driver code kept from students "
                  "(lab.json's reference_driver_files, e.g. coarsening's plain gather)",
     "lab-datasets": "datasets/<lab>/: the lab's generator, registered under its id",
-    "grader": "grader/: building, running, checking, scoring, reports, the gpulab command",
+    **{"grader/" + room: what for room, what in GRADER_ROOMS},
     "tests": "tests/: may include anything",
 }
 
@@ -120,6 +147,9 @@ def resolve(root, includer, name):
 
 def check(root):
     problems = []
+    for room, _ in GRADER_ROOMS:  # each room says what it holds
+        if not os.path.isfile(os.path.join(root, "grader", room, "README.md")):
+            problems.append(f"grader/{room}/: no README.md saying what the room holds")
     for path in sources(root):
         layer, scope = layer_of(path)
         if layer is None:
@@ -153,7 +183,10 @@ def check(root):
 
 
 def print_table():
+    rooms = ["grader/" + r for r, _ in GRADER_ROOMS]
     for name, _, allowed, scope in LAYERS:
+        if name in rooms and rooms.index(name) > 0:  # every room before it: said in one line
+            allowed = [a for a in allowed if a not in rooms] + ["the rooms listed before it"]
         print(f"{name:18s} may include {', '.join(allowed) or '-':45s} {WHAT[name]}"
               + (f" (one {scope} apart from another)" if scope else ""))
 
@@ -163,13 +196,18 @@ PLANTED = [
     ("labs/coarsening/planted.cpp", "../scatter-gather/dcs.h", "another's"),
     ("labs/scan/planted.cpp", "dcs/generator.h", "layer labs may include"),
     ("labs/scan/planted2.cpp", "registry.h", "layer labs may include"),
-    ("datasets/scan/planted.cpp", "dataset_store.h", "layer lab-datasets may include"),
+    ("datasets/scan/planted.cpp", "data/dataset_store.h", "layer lab-datasets may include"),
     ("datasets/scan/planted2.cpp", "../binning/generator.cpp", "another's"),
     ("harness/planted.cpp", "registry.h", "layer harness may include"),
-    ("datasets/planted.h", "dataset_store.h", "layer datasets-common may include"),
-    ("families/dcs/planted.h", "paths.h", "layer families may include"),
+    ("datasets/planted.h", "data/dataset_store.h", "layer datasets-common may include"),
+    ("families/dcs/planted.h", "files/paths.h", "layer families may include"),
     ("sim/runtime/planted.cpp", "registry.h", "layer sim may include"),
-    ("grader/planted.cpp", "dcs/input.h", "layer grader may include"),
+    ("grader/grade/planted.cpp", "dcs/input.h", "layer grader/grade may include"),
+    # A room reaches only the rooms below it: the report's model knows nothing of a grading.
+    ("grader/core/planted.cpp", "grade/grade.h", "layer grader/core may include"),
+    ("grader/text/planted.cpp", "cli/completion.h", "layer grader/text may include"),
+    # A file straight in grader/ is in no room.
+    ("grader/planted.cpp", "text/safe_text.h", "in no layer"),
     ("reference/scan/planted.cu", "../coarsening/coarsening.cu", "another's"),
     # The kit has no reference/: a lab's driver that included instructor-only code would not
     # build there (coarsening's driver declares its baseline, defined in reference/coarsening/).
@@ -187,12 +225,21 @@ def self_test(root):
         print("self-test: the tree itself breaks the layering:\n  " + "\n  ".join(problems))
         ok = False
     with tempfile.TemporaryDirectory() as tmp:
-        for path in sources(root):
+        readmes = [f"grader/{room}/README.md" for room, _ in GRADER_ROOMS]
+        for path in sources(root) + [r for r in readmes if os.path.isfile(os.path.join(root, r))]:
             os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
             shutil.copyfile(os.path.join(root, path), os.path.join(tmp, path))
         if check(tmp) != problems:
             print("self-test: the copy of the tree checks differently from the tree")
             ok = False
+        # A room without its README.md.
+        os.rename(os.path.join(tmp, readmes[0]), os.path.join(tmp, readmes[0] + ".away"))
+        if any(p.startswith("grader/text/: no README.md") for p in check(tmp)):
+            print("self-test: caught  grader/text/: no README.md")
+        else:
+            print("self-test: MISSED  a room without its README.md")
+            ok = False
+        os.rename(os.path.join(tmp, readmes[0] + ".away"), os.path.join(tmp, readmes[0]))
         for path, include, word in PLANTED:
             planted = os.path.join(tmp, path)
             os.makedirs(os.path.dirname(planted), exist_ok=True)

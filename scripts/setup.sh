@@ -11,14 +11,14 @@ cd "$(dirname "$0")/.."
 # libarchive writes the student kit and the Gradescope autograder, and reads the .zip and .tar.gz
 # submissions students hand in. bubblewrap is the sandbox every build and run of student code
 # goes through (docs/GRADING.md). binutils' nm and c++filt list what a submission's objects
-# define, which the build checks (grader/symbol_policy.h). libssl-dev's libcrypto gives the
-# HMAC-SHA256 that draws seeds from the instructor's hidden seed (grader/secret.h). python3 runs
+# define, which the build checks (grader/build/symbol_policy.h). libssl-dev's libcrypto gives the
+# HMAC-SHA256 that draws seeds from the instructor's hidden seed (grader/files/secret.h). python3 runs
 # the include-layering test (scripts/check_layers.py); python3-jsonschema checks every lab.json
 # against labs/lab.schema.json (tests/lab_schema/); python3-yaml reads the student kit's GitHub
 # Classroom workflow in its test (tests/e2e/kit_classroom_e2e.cpp). slurm-wlm (slurmctld, slurmd,
 # sbatch...) and munge run the private single-node cluster `grade-all --slurm` is tested on
 # (tests/slurm/). libpng-dev writes the handouts' figures as PNG (`gpulab figures`,
-# grader/png_file.h).
+# grader/plot/png_file.h).
 packages=(cmake ninja-build g++ binutils doctest-dev nlohmann-json3-dev libcli11-dev
           libboost-context-dev clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
           libarchive-dev libssl-dev libpng-dev bubblewrap python3 python3-jsonschema python3-yaml

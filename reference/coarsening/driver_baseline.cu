@@ -1,10 +1,10 @@
 // coarsening's baseline: lab 1's plain gather (one thread per lattice point, every atom read
 // from global memory), the version the coarsened kernel must beat by the rubric's speedup. It
 // is trusted code, built with the lab's flags and timed in a process of its own, by a runner in
-// which no student function is called (the grader's baseline runner, grader/runner_builds.h).
+// which no student function is called (the grader's baseline runner, grader/grade/runner_builds.h).
 // It lives here, with the solution, because it is a complete answer to lab 1: lab.json's
 // reference_driver_files links it into the driver, and the student kit has it only compiled,
-// in the baseline runner it ships (grader/kit_runners.h).
+// in the baseline runner it ships (grader/build/kit_runners.h).
 #include <cuda_runtime.h>
 
 #include "coarsening.h"

@@ -104,7 +104,7 @@ void capture() {
 
 // Priority 101, the first a program may use: it runs before every constructor and static
 // initializer of default priority, whatever the link order, so before any of the student's
-// (the build refuses student objects with a priority of their own: grader/startup_policy.h).
+// (the build refuses student objects with a priority of their own: grader/build/startup_policy.h).
 // Its exit handler, registered first, runs after every one the program registers later, and
 // after the destructors of every static object constructed after it.
 __attribute__((constructor(101))) void capture_at_start() {

@@ -21,7 +21,7 @@ const Settings& settings();
 
 // Reads the variables again and opens the report they name, as at start (then unsets them).
 // For the runtime's own tests, which vary the settings within one process; grading refuses a
-// submission that calls it (grader/startup_policy.h).
+// submission that calls it (grader/build/startup_policy.h).
 void reload_settings();
 
 }  // namespace gpulab_sim::detail

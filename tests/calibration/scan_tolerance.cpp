@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "lab_config.h"
+#include "lab/lab_config.h"
 #include "npy.h"
 #include "parallel.h"
 #include "registry.h"

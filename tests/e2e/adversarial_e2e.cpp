@@ -53,16 +53,16 @@
 #include <set>
 #include <thread>
 
-#include "bench_run.h"
-#include "check.h"
-#include "content_hash.h"
-#include "dataset_store.h"
+#include "bench/bench_run.h"
+#include "data/check.h"
+#include "data/dataset_store.h"
 #include "e2e_util.h"
 #include "expect.h"
+#include "files/content_hash.h"
 #include "hostile_archive.h"
-#include "lab_config.h"
-#include "process.h"
-#include "safe_text.h"
+#include "lab/lab_config.h"
+#include "os/process.h"
+#include "text/safe_text.h"
 
 namespace {
 
@@ -282,7 +282,7 @@ std::vector<std::string> hidden_dataset_seeds(const std::string& lab_id) {
 }
 
 // The names of the maps of where an output is wrong that grading may keep beside results.json
-// (grader/error_map_files.h): of public datasets only, never of a hidden one.
+// (grader/grade/error_map_files.h): of public datasets only, never of a hidden one.
 std::set<std::string> public_error_maps(const std::string& lab_id) {
   const gpulab::LabConfig lab = gpulab::LabConfig::load(kSource / "labs" / lab_id / "lab.json");
   std::set<std::string> names;
@@ -394,12 +394,12 @@ void check_adversary(const Expected& e, const std::vector<std::string>& backend_
   CHECK(score(g.report) == doctest::Approx(sum));
   CHECK(g.report.dump().size() < 200000);
   // Whatever the submission printed or named, the report and gpulab's own output are safe text
-  // (grader/safe_text.h): valid UTF-8, no control character but newline and tab.
+  // (grader/text/safe_text.h): valid UTF-8, no control character but newline and tab.
   CHECK_MESSAGE(gpulab::is_safe_text(read_text(report_dir / "results.json")),
                 read_text(report_dir / "results.json"));
   CHECK_MESSAGE(gpulab::is_safe_text(g.process.output), g.process.output);
-  // What a grader cannot rule out is for instructors (grader/review_flags.h): never on gpulab's
-  // terminal, which the student reads where they grade their own code.
+  // What a grader cannot rule out is for instructors (grader/core/review_flags.h): never on
+  // gpulab's terminal, which the student reads where they grade their own code.
   CHECK_MESSAGE(!said(g.process, "to review"), g.process.output);
   // An honest score.
   check_report(e, g.report);

@@ -1,10 +1,10 @@
-// gpulab bench-grader (grader/bench_grader.h) on the CPU backend: each grading's phases from its
-// report, the warm grading generating nothing the cold one made, the reference's full marks, and
-// a lab that is not one refused by name. Coarsening: its reference grades in seconds on sim.
+// gpulab bench-grader (grader/bench/bench_grader.h) on the CPU backend: each grading's phases from
+// its report, the warm grading generating nothing the cold one made, the reference's full marks,
+// and a lab that is not one refused by name. Coarsening: its reference grades in seconds on sim.
 #include <doctest/doctest.h>
 
 #include "e2e_util.h"
-#include "exit_status.h"
+#include "os/exit_status.h"
 
 namespace {
 

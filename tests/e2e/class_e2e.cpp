@@ -19,10 +19,10 @@
 #include <sstream>
 #include <thread>
 
-#include "class_table.h"
+#include "class/class_table.h"
 #include "device.h"
 #include "e2e_util.h"
-#include "file_lock.h"
+#include "files/file_lock.h"
 
 namespace {
 
@@ -176,7 +176,7 @@ TEST_SUITE("class") {
     CHECK(record.at("key").at("submission").get<std::string>().rfind("fnv1a64:", 0) == 0);
     CHECK(read_text(out / "scatter-gather" / "alice" / "grading.json").find("\"7\"") ==
           std::string::npos);  // the hidden seed is not spelled out
-    // but fingerprinted with HMAC-SHA256, which gives it back to no one (grader/secret.h).
+    // but fingerprinted with HMAC-SHA256, which gives it back to no one (grader/files/secret.h).
     const std::string fingerprint = record.at("key").at("hidden_seed");
     CHECK(fingerprint.size() == 64);
     CHECK(fingerprint.find_first_not_of("0123456789abcdef") == std::string::npos);

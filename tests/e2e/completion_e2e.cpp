@@ -1,4 +1,4 @@
-// Bash completion (grader/completion.h): the script `gpulab completion bash` prints sources in
+// Bash completion (grader/cli/completion.h): the script `gpulab completion bash` prints sources in
 // bash, and its completion function, asking `gpulab __complete`, offers the subcommands, a
 // subcommand's options, the lab ids, a lab's parts and the choices of a checked option.
 #include <doctest/doctest.h>

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "e2e_util.h"
-#include "exit_status.h"
 #include "npy.h"
+#include "os/exit_status.h"
 
 namespace {
 

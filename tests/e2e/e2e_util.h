@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "process.h"
+#include "os/process.h"
 
 namespace e2e {
 
@@ -83,7 +83,7 @@ std::vector<std::string> leftover_processes();
 // A copy of the test whose name starts with `prefix` (exactly one must).
 json test_named(const json& report, const std::string& prefix);
 
-// Markdown text (Gradescope's outputs, grader/markdown_text.h) as plain text: the escaping
+// Markdown text (Gradescope's outputs, grader/text/markdown_text.h) as plain text: the escaping
 // backslashes dropped, so a test looks for the words a student reads. Text that is not
 // markdown passes through unchanged, but for a backslash before punctuation.
 std::string plain_text(const std::string& markdown);

@@ -73,7 +73,7 @@ void check_group(const json& report, const std::string& part, const std::string&
   }
 }
 
-// The instructors' "to review" test (grader/review_flags.h) lists exactly the flags named, and
+// The instructors' "to review" test (grader/core/review_flags.h) lists exactly the flags named, and
 // students do not see it; [] : there is none.
 void check_review_flags(const json& report, const json& names) {
   constexpr const char* kTitle = "to review: ";

@@ -13,7 +13,7 @@
 //    "output_lacks": [texts found nowhere in the report: no test's output, nor its own],
 //    "report_output_contains": [texts the report's own output must hold],
 //    "review_flags": [the names of the flags the instructors' "to review" test lists, exactly,
-//                     in any order (grader/review_flags.def); that test hidden from students;
+//                     in any order (grader/core/review_flags.def); that test hidden from students;
 //                     [] where there must be none],
 //    "timeout": seconds per correctness run (gpulab grade --timeout),
 //    "about": what the submission is (for people),

@@ -11,8 +11,8 @@
 
 #include "device.h"
 #include "e2e_util.h"
-#include "lab_config.h"
-#include "png_file.h"
+#include "lab/lab_config.h"
+#include "plot/png_file.h"
 
 namespace {
 
@@ -335,7 +335,7 @@ TEST_SUITE("sim") {
     CHECK(t["score"] == 0);
     CHECK(contains(t, "FAIL dominant-last"));
     // tiny fails first, but its one value a plane shows nothing of where: the next one is
-    // mapped, once for the part (grader/error_map_files.h).
+    // mapped, once for the part (grader/grade/error_map_files.h).
     const fs::path png = report.parent_path() / "results.gather.odd-33x31x5.error.png";
     CHECK(gpulab::read_png(png).width > 0);
     CHECK(read_text(png.parent_path() / "results.gather.odd-33x31x5.error.svg")

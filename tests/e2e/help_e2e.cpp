@@ -9,7 +9,7 @@
 #include <set>
 
 #include "e2e_util.h"
-#include "exit_status.h"
+#include "os/exit_status.h"
 
 namespace {
 
@@ -20,9 +20,9 @@ std::set<std::string> variables_read() {
   std::set<std::string> names;
   const std::regex read(
       R"re(getenv\("((GPULAB_|NO_COLOR)[A-Z_]*)"\)|env_or\("(GPULAB_[A-Z_]*)")re");
-  for (const char* dir : {"grader", "harness"})
-    for (const auto& e : fs::directory_iterator(kSource / dir)) {
-      if (!e.is_regular_file()) continue;  // grader/schemas/: the reports' JSON Schemas
+  for (const char* dir : {"grader", "harness"})  // grader/ and its rooms, each folder's files
+    for (const auto& e : fs::recursive_directory_iterator(kSource / dir)) {
+      if (!e.is_regular_file()) continue;
       std::ifstream in(e.path());
       const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
       for (std::sregex_iterator m(text.begin(), text.end(), read), end; m != end; ++m)
@@ -55,6 +55,12 @@ TEST_SUITE("cpu") {
   CHECK(help.output.find("  " #code "   " meaning) != std::string::npos);
     GPULAB_EXIT_STATUSES(GPULAB_CHECK_EXIT)
 #undef GPULAB_CHECK_EXIT
+    // A command line gpulab does not understand gets its documented status, and says why.
+    const auto unknown = gpulab_says({"run", "scan", "--no-such-option"});
+    CHECK(unknown.exit_code == gpulab::kExitUsage);
+    CHECK(unknown.output.find("--no-such-option") != std::string::npos);
+    CHECK(gpulab_says({"no-such-command"}).exit_code == gpulab::kExitUsage);
+    CHECK(gpulab_says({"grade", "scan"}).exit_code == gpulab::kExitUsage);  // --out missing
     const auto run_help = gpulab_says({"run", "--help"});
     CHECK(run_help.output.find("default: every public dataset") != std::string::npos);
     CHECK(run_help.output.find("--verbose") != std::string::npos);

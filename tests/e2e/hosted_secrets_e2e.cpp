@@ -17,7 +17,7 @@
 #include <random>
 
 #include "e2e_util.h"
-#include "process.h"
+#include "os/process.h"
 
 namespace {
 

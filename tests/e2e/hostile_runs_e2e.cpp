@@ -13,7 +13,7 @@
 
 #include "e2e_util.h"
 #include "expect.h"
-#include "process.h"
+#include "os/process.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <sstream>
 
 #include "e2e_util.h"
-#include "exit_status.h"
-#include "lab_config.h"
+#include "lab/lab_config.h"
+#include "os/exit_status.h"
 #include "student_kit.h"
 
 namespace {

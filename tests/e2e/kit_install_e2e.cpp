@@ -1,6 +1,6 @@
 // The student's install, in an unpacked student kit built with its README's one command (the
 // student preset): how long that takes, what it builds, and `gpulab run` taking the student's
-// files from the tree they stand in (grader/lab_tree.h), on the CPU backend by itself.
+// files from the tree they stand in (grader/lab/lab_tree.h), on the CPU backend by itself.
 #include <doctest/doctest.h>
 
 #include <fstream>

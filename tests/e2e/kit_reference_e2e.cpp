@@ -1,16 +1,17 @@
-// The student kit carries the reference only compiled (grader/kit_runners.h): a stripped runner
-// per lab and coarsening's baseline runner, for the architectures the build named, no reference
-// source and no plain gather; and in the kit a CPU part is timed against the shipped runner.
+// The student kit carries the reference only compiled (grader/build/kit_runners.h): a stripped
+// runner per lab and coarsening's baseline runner, for the architectures the build named, no
+// reference source and no plain gather; and in the kit a CPU part is timed against the shipped
+// runner.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <iterator>
 #include <set>
 
+#include "build/elf_sections.h"
+#include "build/kit_runners.h"
 #include "e2e_util.h"
-#include "elf_sections.h"
-#include "kit_runners.h"
-#include "lab_config.h"
+#include "lab/lab_config.h"
 #include "student_kit.h"
 
 namespace {

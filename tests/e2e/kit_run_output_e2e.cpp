@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "e2e_util.h"
-#include "exit_status.h"
+#include "os/exit_status.h"
 #include "student_kit.h"
 
 namespace {

@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "e2e_util.h"
-#include "lab_config.h"
-#include "paths.h"
-#include "process.h"
+#include "files/paths.h"
+#include "lab/lab_config.h"
+#include "os/process.h"
 #include "runner_protocol.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// What `gpulab run` settles before grading, on the build tree (grader/run_setup.h): the backend
+// What `gpulab run` settles before grading, on the build tree (grader/cli/run_setup.h): the backend
 // when the student names none, and the lab folder of the tree the student stands in.
 #include <doctest/doctest.h>
 

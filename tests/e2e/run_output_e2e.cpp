@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "e2e_util.h"
-#include "exit_status.h"
+#include "os/exit_status.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// The graded timed run's protocol (harness/sample_protocol.h, grader/sample_stage.h) through
+// The graded timed run's protocol (harness/sample_protocol.h, grader/data/sample_stage.h) through
 // every part of every lab: the reference runner built for the CPU backend asks for its samples
-// over its channel (grader/run_channel.h), the grader's SampleStage hands them over, each sample
-// ends with its times, and each sample's outputs check against that sample's dataset. On a GPU
-// the same drivers run the same code with CUDA's clock; here they prove that every driver takes
+// over its channel (grader/run/run_channel.h), the grader's SampleStage hands them over, each
+// sample ends with its times, and each sample's outputs check against that sample's dataset. On a
+// GPU the same drivers run the same code with CUDA's clock; here they prove that every driver takes
 // its inputs anew for each sample.
 #include <doctest/doctest.h>
 
@@ -10,18 +10,18 @@
 #include <fstream>
 #include <memory>
 
-#include "check.h"
-#include "content_hash.h"
-#include "dataset_store.h"
+#include "data/check.h"
+#include "data/dataset_store.h"
+#include "data/sample_stage.h"
 #include "e2e_util.h"
-#include "lab_config.h"
-#include "paths.h"
-#include "process.h"
-#include "run_channel.h"
-#include "runner_client.h"
+#include "files/content_hash.h"
+#include "files/paths.h"
+#include "lab/lab_config.h"
+#include "os/process.h"
+#include "run/run_channel.h"
+#include "run/runner_client.h"
 #include "runner_flags.h"
 #include "sample_protocol.h"
-#include "sample_stage.h"
 
 namespace {
 
@@ -133,7 +133,7 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   fs::remove_all(root);
   if (!reference_runs) return;
 
-  // The reference's timed runs (grader/timed_tests.cpp): the same samples, times and outputs,
+  // The reference's timed runs (grader/grade/timed_tests.cpp): the same samples, times and outputs,
   // its inputs unchecked after its calls.
   const SampledRun trusted = run_sampled(lab, part, base, samples, root, {gpulab::kReferenceFlag});
   REQUIRE_MESSAGE(trusted.process.ok(), trusted.process.describe() << "\n"

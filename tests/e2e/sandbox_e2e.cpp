@@ -21,7 +21,7 @@
 
 #include "e2e_util.h"
 #include "expect.h"
-#include "paths.h"
+#include "files/paths.h"
 
 namespace {
 
@@ -144,7 +144,7 @@ TEST_SUITE("sandbox") {
   }
 
   TEST_CASE("a fork bomb is ended at its first fork, and the report says why") {
-    // Runs may start no process (grader/seccomp_filter.h): its first fork ends it with SIGSYS.
+    // Runs may start no process (grader/os/seccomp_filter.h): its first fork ends it with SIGSYS.
     const Graded g = grade("scatter-gather", kAdversarial / "sandbox-fork-bomb", kSimCpuPart, 300);
     CHECK(g.process.exit_code == 0);
     const json pub = test_named(g.report, "cpu_fast: correctness on the public");

@@ -1,4 +1,4 @@
-// `gpulab run --sanitize` on a GPU (grader/sanitizer_runs.h): the planted SpMV bug of
+// `gpulab run --sanitize` on a GPU (grader/grade/sanitizer_runs.h): the planted SpMV bug of
 // tests/adversarial/segmented-scan/spmv-head-past-end, a byte written past an array that no
 // output shows, is named by compute-sanitizer with file, line and function, on the terminal
 // and in the report; the reference runs clean under every tool. (gpulab grade with lab.json's

@@ -1,5 +1,5 @@
 // End-to-end: a correctness run's time limit on the CPU backend follows the reference's CPU time
-// on the dataset (grader/run_limit.h). Made cheap with a copy of scatter-gather whose lab.json
+// on the dataset (grader/lab/run_limit.h). Made cheap with a copy of scatter-gather whose lab.json
 // sets a floor of 1 s, one small dataset, and a correct cpu_fast that first burns 1.5 s of CPU
 // time per call: slower than the floor, so only a limit taken from the reference's time lets it
 // pass, and within a minute.

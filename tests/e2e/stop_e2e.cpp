@@ -1,6 +1,6 @@
 // End-to-end: a grader stopped by SIGTERM (a course platform's job timeout) or SIGINT while a
 // submission runs writes a report without a score that says it was stopped and by which
-// signal, exits with kExitStopped, and leaves no process behind (grader/stop_signals.h).
+// signal, exits with kExitStopped, and leaves no process behind (grader/os/stop_signals.h).
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "e2e_util.h"
-#include "exit_status.h"
-#include "safe_text.h"
+#include "os/exit_status.h"
+#include "text/safe_text.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "process.h"
+#include "os/process.h"
 
 namespace e2e {
 

@@ -1,5 +1,5 @@
-// End-to-end: a grading under a time budget (--time-budget; grader/time_budget.h,
-// grader/part_budgets.h) ends within it, the report written: a submission whose parts block
+// End-to-end: a grading under a time budget (--time-budget; grader/os/time_budget.h,
+// grader/grade/part_budgets.h) ends within it, the report written: a submission whose parts block
 // (sleep-past-timeout sleeps an hour in exclusive and inclusive, well within their own limit of
 // 180 s on the clock) has them stopped at their shares and reported "not graded: time budget",
 // while the part after them, which does not block, is still graded; and a budget shorter than
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "e2e_util.h"
-#include "exit_status.h"
+#include "os/exit_status.h"
 
 namespace {
 

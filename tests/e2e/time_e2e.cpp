@@ -8,7 +8,7 @@
 
 #include "device.h"
 #include "e2e_util.h"
-#include "exit_status.h"
+#include "os/exit_status.h"
 
 namespace {
 

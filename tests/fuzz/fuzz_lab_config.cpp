@@ -1,11 +1,11 @@
-// Fuzz target: the lab.json loader (grader/lab_config.h) and the accessors grading uses on what
+// Fuzz target: the lab.json loader (grader/lab/lab_config.h) and the accessors grading uses on what
 // it loaded. A broken lab.json must be a LabConfigError naming the problem, never a crash or
 // another exception (nlohmann's type errors included).
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "fuzz_target.h"
-#include "lab_config.h"
+#include "lab/lab_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

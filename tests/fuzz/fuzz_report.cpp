@@ -1,18 +1,19 @@
-// Fuzz target: the report writer and the text sanitizer (grader/report.h, grader/safe_text.h)
-// on whatever a submission can make a report quote. The input is split at 0xFF bytes into the
-// texts a report carries (test names and outputs, the report's output, the grader's error, an
-// extra_data string and key); the report must dump as valid UTF-8 JSON that parses back, every
-// string in it safe text, and the sanitizer must keep its promises on every piece.
+// Fuzz target: the report writer and the text sanitizer (grader/core/report.h,
+// grader/text/safe_text.h) on whatever a submission can make a report quote. The input is split at
+// 0xFF bytes into the texts a report carries (test names and outputs, the report's output, the
+// grader's error, an extra_data string and key); the report must dump as valid UTF-8 JSON that
+// parses back, every string in it safe text, and the sanitizer must keep its promises on every
+// piece.
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "failure_messages.h"
 #include "fuzz_target.h"
-#include "report_formats.h"
-#include "safe_text.h"
+#include "grade/failure_messages.h"
+#include "report/report_formats.h"
+#include "text/safe_text.h"
 
 namespace {
 

@@ -1,16 +1,16 @@
-// Fuzz target: the review scan (grader/review_scan.h) on whatever bytes a student file holds.
+// Fuzz target: the review scan (grader/grade/review_scan.h) on whatever bytes a student file holds.
 // It must take any of them without a throw, and every site it gives must be one the table knows
-// (grader/review_flags.def), once per flag, in order of lines that are in the file, with a count
-// of at least one and its texts safe (safe_text.h) and cut short.
+// (grader/core/review_flags.def), once per flag, in order of lines that are in the file, with a
+// count of at least one and its texts safe (safe_text.h) and cut short.
 #include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
 
+#include "core/review_flags.h"
 #include "fuzz_target.h"
-#include "review_flags.h"
-#include "review_scan.h"
-#include "safe_text.h"
+#include "grade/review_scan.h"
+#include "text/safe_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

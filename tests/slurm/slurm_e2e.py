@@ -36,7 +36,7 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 LAB = "coarsening"
 ROSTER = {"alice": "compile-error", "bob": "alt-correct"}
 KILLED = "bob"
-EXIT_STOPPED = 3  # grader/exit_status.h: kExitStopped (some grading was stopped)
+EXIT_STOPPED = 3  # grader/os/exit_status.h: kExitStopped (some grading was stopped)
 # Each grading's limit. Every wait of the test has one, and together they stay under the ctest's
 # TIMEOUT (tests/CMakeLists.txt): the test always ends itself, stopping its cluster on the way;
 # ctest's own kill would leave a running job's slurmstepd behind.

@@ -9,7 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "archive_name.h"
+#include "files/archive_name.h"
 
 namespace test {
 

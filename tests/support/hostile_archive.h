@@ -1,7 +1,7 @@
 // Writing the archives a hostile or careless student might submit: any entry name (absolute,
 // with "..", twice), symbolic and hard links, devices and pipes, and large runs of zeros that
-// compress to almost nothing. gpulab's own writer (grader/archive_writer.h) writes regular files
-// only, as it should; the intake's tests need the rest.
+// compress to almost nothing. gpulab's own writer (grader/files/archive_writer.h) writes regular
+// files only, as it should; the intake's tests need the rest.
 #pragma once
 
 #include <cstddef>

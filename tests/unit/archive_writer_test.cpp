@@ -1,13 +1,13 @@
-// grader/archive_writer.h: the student kit's .tar.gz and the autograder's .zip hold exactly the
-// files given, with their modes, and the same files give the same bytes.
-#include "archive_writer.h"
+// grader/files/archive_writer.h: the student kit's .tar.gz and the autograder's .zip hold exactly
+// the files given, with their modes, and the same files give the same bytes.
+#include "files/archive_writer.h"
 
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <map>
 
-#include "archive_reader.h"
+#include "files/archive_reader.h"
 #include "test_util.h"
 
 namespace {

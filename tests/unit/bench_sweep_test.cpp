@@ -1,11 +1,11 @@
-// The handouts' bench plots: lab.json's bench_sweeps (grader/bench_sweep_spec.h), their
-// records (grader/bench_record.h), checked against the sweep before `gpulab figures` draws
-// them, and the log-log line plot (grader/line_plot.h). The sweeps are measured on a GPU only
+// The handouts' bench plots: lab.json's bench_sweeps (grader/lab/bench_sweep_spec.h), their
+// records (grader/bench/bench_record.h), checked against the sweep before `gpulab figures` draws
+// them, and the log-log line plot (grader/plot/line_plot.h). The sweeps are measured on a GPU only
 // (`gpulab bench --sweep`); the committed records are redrawn by the ctest `figures`.
 #include <doctest/doctest.h>
 
-#include "bench_record.h"
-#include "line_plot.h"
+#include "bench/bench_record.h"
+#include "plot/line_plot.h"
 #include "test_util.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // The dataset cache's listing and clearing (cache_command.h): sizes per lab and dataset, a lab
 // cleared alone, and a folder that is not gpulab's cache never emptied.
-#include "cache_command.h"
+#include "cli/cache_command.h"
 
 #include <doctest/doctest.h>
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "check.h"
-#include "dataset_store.h"
-#include "lab_config.h"
+#include "data/check.h"
+#include "data/dataset_store.h"
+#include "lab/lab_config.h"
 #include "npy.h"
 #include "runner_flags.h"
 #include "sealed_test_outputs.h"

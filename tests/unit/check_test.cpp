@@ -1,7 +1,7 @@
 // The grader's check of a runner's outputs: wrong shapes, missing or malformed files and
 // timed outputs each fail with a message, and never throw; and what the grader takes as an
 // output at all (sealed_outputs.h).
-#include "check.h"
+#include "data/check.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "compare.h"
-#include "dataset_store.h"
+#include "data/dataset_store.h"
+#include "data/sealed_outputs.h"
 #include "gather_dataset.h"
-#include "lab_config.h"
+#include "lab/lab_config.h"
 #include "npy.h"
 #include "poison.h"
 #include "sealed_file.h"
-#include "sealed_outputs.h"
 #include "sealed_test_outputs.h"
 #include "test_util.h"
 

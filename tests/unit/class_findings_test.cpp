@@ -1,13 +1,13 @@
-// grader/class_findings.h: what the class got wrong, per lab. A table of a few fabricated
+// grader/class/class_findings.h: what the class got wrong, per lab. A table of a few fabricated
 // reports gives each test's failures (students, not lines), its messages grouped by all but
 // their numbers with one verbatim, and the CPU backend's findings grouped by kind and line of
 // code; the renderings (class.html's view, class-findings.csv) keep a hostile message text.
-#include "class_findings.h"
+#include "class/class_findings.h"
 
 #include <doctest/doctest.h>
 
-#include "csv_text.h"
 #include "test_util.h"
+#include "text/csv_text.h"
 
 namespace {
 

@@ -1,17 +1,17 @@
-// grader/class_table.h: the class CSV (identifiers, a column per part and per test, totals),
+// grader/class/class_table.h: the class CSV (identifiers, a column per part and per test, totals),
 // who counts with what (a submission that did not build or is missing counts with zeros and is
 // flagged; a grader failure has no score), the self-contained HTML summary, and in a column of
 // each what to review in a student's files (review_flags.h).
-#include "class_table.h"
+#include "class/class_table.h"
 
 #include <doctest/doctest.h>
 
 #include <regex>
 
-#include "class_findings.h"
-#include "csv_text.h"
-#include "review_flags.h"
+#include "class/class_findings.h"
+#include "core/review_flags.h"
 #include "test_util.h"
+#include "text/csv_text.h"
 
 namespace {
 

@@ -2,9 +2,9 @@
 // prints, written from the internal report.
 #include <doctest/doctest.h>
 
-#include "report_formats.h"
+#include "report/report_formats.h"
 #include "report_samples.h"
-#include "safe_text.h"
+#include "text/safe_text.h"
 
 namespace {
 

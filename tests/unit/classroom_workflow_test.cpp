@@ -1,6 +1,6 @@
 // The GitHub Classroom workflow of `gpulab dist --github-classroom` (classroom_workflow.h): its
 // labs, their step ids, and the text filled from packaging/github-classroom/.
-#include "classroom_workflow.h"
+#include "package/classroom_workflow.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -11,7 +11,7 @@
 #include <regex>
 #include <sstream>
 
-#include "platform_time.h"
+#include "os/platform_time.h"
 #include "test_util.h"
 
 using gpulab::ClassroomOptions;

@@ -1,9 +1,9 @@
-// grader/compute_sanitizer.h: compute-sanitizer's text reports read as findings with file and
+// grader/run/compute_sanitizer.h: compute-sanitizer's text reports read as findings with file and
 // line (the samples follow what compute-sanitizer 2025.3 prints on an H200 for the planted bugs
 // of tests/adversarial/segmented-scan/, and the older "at 0x.. in file:line:function" form),
 // the command line it is run with, where the tool is found, lab.json's "sanitize", and what a
-// grading decides to run under it (grader/sanitizer_runs.h).
-#include "compute_sanitizer.h"
+// grading decides to run under it (grader/grade/sanitizer_runs.h).
+#include "run/compute_sanitizer.h"
 
 #include <doctest/doctest.h>
 #include <stdlib.h>
@@ -13,12 +13,12 @@
 #include <optional>
 #include <sstream>
 
-#include "grade_context.h"
-#include "lab_config.h"
-#include "report_builder.h"
-#include "safe_text.h"
-#include "sanitizer_runs.h"
+#include "core/report_builder.h"
+#include "grade/grade_context.h"
+#include "grade/sanitizer_runs.h"
+#include "lab/lab_config.h"
 #include "test_util.h"
+#include "text/safe_text.h"
 
 namespace {
 
@@ -328,8 +328,8 @@ TEST_CASE(
   CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()).size() == 2);
 }
 
-// grader/sanitizer_runs.h's choices before anything runs: whether a grading sanitizes, the note
-// where it cannot, the error where run --sanitize asked and the tool is missing, and which
+// grader/grade/sanitizer_runs.h's choices before anything runs: whether a grading sanitizes, the
+// note where it cannot, the error where run --sanitize asked and the tool is missing, and which
 // datasets a grading runs under the tools.
 namespace {
 

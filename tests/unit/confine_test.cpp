@@ -1,5 +1,5 @@
 // What a runner under compute-sanitizer may do to the tool that watches it: nothing
-// (grader/seccomp_filter.h's confined_run_filter, loaded by gpulab-confine before it becomes
+// (grader/os/seccomp_filter.h's confined_run_filter, loaded by gpulab-confine before it becomes
 // the runner). The tool is its parent and of its user, so without the filter one kill() from
 // an exit handler ended the tool before its summary (tests/adversarial/segmented-scan/
 // kill-sanitizer).
@@ -15,9 +15,9 @@
 #include <string>
 #include <thread>
 
-#include "paths.h"
-#include "process.h"
-#include "seccomp_filter.h"
+#include "files/paths.h"
+#include "os/process.h"
+#include "os/seccomp_filter.h"
 #include "test_util.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// grader/dataset_store.h, datasets/registry.h and the scatter-gather generator: the
+// grader/data/dataset_store.h, datasets/registry.h and the scatter-gather generator: the
 // inputs are deterministic and contain the promised edge cases, the oracle is right, and the
 // cache keeps one entry per dataset identity (secret included), never rewritten.
 #include <doctest/doctest.h>
@@ -7,10 +7,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "dataset_store.h"
+#include "data/dataset_store.h"
+#include "files/secret.h"
 #include "npy.h"
 #include "registry.h"
-#include "secret.h"
 #include "test_util.h"
 
 namespace {

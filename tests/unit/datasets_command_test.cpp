@@ -1,6 +1,6 @@
 // Which groups gpulab datasets writes (datasets_command.h): the public ones by default, the
 // timing and hidden groups said to be left out with the command that writes them.
-#include "datasets_command.h"
+#include "cli/datasets_command.h"
 
 #include <doctest/doctest.h>
 
@@ -60,7 +60,7 @@ TEST_CASE("--group picks one group, timing included; a wrong or hidden one is re
   CHECK_THROWS_WITH(gpulab::choose_dataset_groups(lab, "timng", false),
                     doctest::Contains("did you mean \"timing\"?"));
   CHECK_THROWS_WITH(gpulab::choose_dataset_groups(lab, "hidden", false),
-                    doctest::Contains("--seed"));
+                    doctest::Contains("--hidden-seed S"));
   CHECK(names(gpulab::choose_dataset_groups(lab, "hidden", true)) ==
         std::vector<std::string>{"hidden"});
 }

@@ -1,12 +1,12 @@
 // Sizes in words (disk_usage.h) and the progress line's item in progress (progress.h), as the
 // datasets command shows them.
-#include "disk_usage.h"
+#include "files/disk_usage.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "progress.h"
+#include "os/progress.h"
 #include "test_util.h"
 
 TEST_CASE("human_bytes counts in powers of 1000 with one decimal") {

@@ -1,6 +1,6 @@
-// grader/dist_policy.h: what the student kit and the Gradescope autograder take from the files
-// git tracks, and the templates' placeholders.
-#include "dist_policy.h"
+// grader/build/dist_policy.h: what the student kit and the Gradescope autograder take from the
+// files git tracks, and the templates' placeholders.
+#include "build/dist_policy.h"
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 #include <iterator>
 #include <regex>
 
-#include "process.h"
+#include "os/process.h"
 #include "test_util.h"
 
 namespace {
@@ -36,7 +36,7 @@ const std::vector<std::string> kTracked = {".ci/run",
                                            "datasets/scan/generator.cpp",
                                            "docs/GRADING.md",
                                            "families/dcs/input.h",
-                                           "grader/grade.cpp",
+                                           "grader/grade/grade.cpp",
                                            "handouts/scan.md",
                                            "harness/npy.cpp",
                                            "labs/scan/REPORT.md",
@@ -57,7 +57,7 @@ TEST_CASE("the student kit: sources, labs, handouts and its README; nothing inst
   const auto kit = paths(gpulab::select_files(Bundle::student_kit, kTracked));
   for (const char* wanted :
        {"CMakeLists.txt", "cmake/GpulabLab.cmake", "datasets/scan/generator.cpp",
-        "families/dcs/input.h", "grader/grade.cpp", "handouts/scan.md", "harness/npy.cpp",
+        "families/dcs/input.h", "grader/grade/grade.cpp", "handouts/scan.md", "harness/npy.cpp",
         "labs/scan/lab.json", "labs/scan/scan.cu", "scripts/setup.sh", "sim/runtime/block.cpp",
         "README.md", "CMakePresets.json",  // the presets: the README's build is the student one
         "labs/scan/REPORT.md"})            // the write-up's template, beside the student's code
@@ -125,7 +125,7 @@ TEST_CASE("every figure a handout shows is a file of the tree the student kit sh
 TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no reference") {
   const auto gs = paths(gpulab::select_files(Bundle::gradescope, kTracked));
   for (const char* wanted :
-       {"CMakeLists.txt", "grader/grade.cpp", "labs/scan/scan.cu", "sim/runtime/block.cpp",
+       {"CMakeLists.txt", "grader/grade/grade.cpp", "labs/scan/scan.cu", "sim/runtime/block.cpp",
         "datasets/scan/generator.cpp", "families/dcs/input.h",
         "labs/scan/REPORT.md"})  // the template: an unchanged write-up is told apart
     CHECK_MESSAGE(has(gs, wanted), wanted);
@@ -138,7 +138,7 @@ TEST_CASE("the Gradescope autograder: what builds gpulab for the CPU backend, no
 TEST_CASE("the bundles are made from this checkout's tracked files") {
   const auto tracked = gpulab::tracked_files(test::source_dir());
   CHECK(has(tracked, "reference/scan/scan.cu"));
-  CHECK(has(tracked, "grader/grade.cpp"));
+  CHECK(has(tracked, "grader/grade/grade.cpp"));
   CHECK(std::is_sorted(tracked.begin(), tracked.end()));
   test::TempDir not_a_checkout;
   CHECK_THROWS_WITH_AS(gpulab::tracked_files(not_a_checkout.path()),

@@ -1,6 +1,6 @@
-// grader/elf_dynamic.h: what the loader reads of an ELF file, as readelf reads it, and files that
-// point outside themselves refused with the file's name rather than read.
-#include "elf_dynamic.h"
+// grader/sandbox/elf_dynamic.h: what the loader reads of an ELF file, as readelf reads it, and
+// files that point outside themselves refused with the file's name rather than read.
+#include "sandbox/elf_dynamic.h"
 
 #include <doctest/doctest.h>
 #include <elf.h>

@@ -1,7 +1,7 @@
-// grader/error_map.h and error_map_files.h: the map of where a failing output is wrong picks the
-// plane with the largest error over its bound, counts what is over it as the check does, draws
+// grader/plot/error_map.h and error_map_files.h: the map of where a failing output is wrong picks
+// the plane with the largest error over its bound, counts what is over it as the check does, draws
 // nothing for a passing output, and is kept where grading keeps it, never for a hidden dataset.
-#include "error_map.h"
+#include "plot/error_map.h"
 
 #include <doctest/doctest.h>
 
@@ -10,14 +10,14 @@
 #include <sstream>
 #include <vector>
 
-#include "check.h"
-#include "colour_map.h"
-#include "dataset_store.h"
-#include "error_map_files.h"
+#include "data/check.h"
+#include "data/dataset_store.h"
 #include "gather_dataset.h"
-#include "lab_config.h"
+#include "grade/error_map_files.h"
+#include "lab/lab_config.h"
 #include "npy.h"
-#include "png_file.h"
+#include "plot/colour_map.h"
+#include "plot/png_file.h"
 #include "poison.h"
 #include "sealed_test_outputs.h"
 #include "test_util.h"

@@ -1,17 +1,18 @@
-// The handouts' figures: the drawing layer (grader/figure_canvas.h: SVG text, the raster),
-// PNG through libpng (grader/png_file.h), the traced scans (grader/scan_trace.h) and the
-// neighbour offsets binning.md's table counts (grader/figures.h). The figures themselves are
-// compared with the committed ones by the ctest `figures` (tests/figures/check_figures.py).
-#include "figures.h"
+// The handouts' figures: the drawing layer (grader/plot/figure_canvas.h: SVG text, the raster),
+// PNG through libpng (grader/plot/png_file.h), the traced scans (grader/figures/scan_trace.h) and
+// the neighbour offsets binning.md's table counts (grader/figures/figures.h). The figures
+// themselves are compared with the committed ones by the ctest `figures`
+// (tests/figures/check_figures.py).
+#include "figures/figures.h"
 
 #include <doctest/doctest.h>
 
 #include <fstream>
 
-#include "colour_map.h"
-#include "figure_canvas.h"
-#include "png_file.h"
-#include "scan_trace.h"
+#include "figures/scan_trace.h"
+#include "plot/colour_map.h"
+#include "plot/figure_canvas.h"
+#include "plot/png_file.h"
 #include "test_util.h"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "dataset_store.h"
-#include "lab_config.h"
+#include "data/dataset_store.h"
+#include "lab/lab_config.h"
 #include "npy.h"
 #include "test_util.h"
 

@@ -4,11 +4,11 @@
 
 #include <sstream>
 
-#include "atomic_file.h"
-#include "content_hash.h"
-#include "file_lock.h"
-#include "progress.h"
-#include "roster.h"
+#include "class/roster.h"
+#include "files/atomic_file.h"
+#include "files/content_hash.h"
+#include "files/file_lock.h"
+#include "os/progress.h"
 #include "test_util.h"
 
 namespace {

@@ -1,7 +1,7 @@
-// The phase clock of one grading (grader/grade_phases.h): time goes to the innermost phase,
+// The phase clock of one grading (grader/core/grade_phases.h): time goes to the innermost phase,
 // back to the outer one when it ends, to "other" outside every phase, and nowhere when no
 // grading's clock runs.
-#include "grade_phases.h"
+#include "core/grade_phases.h"
 
 #include <doctest/doctest.h>
 

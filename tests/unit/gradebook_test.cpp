@@ -1,15 +1,15 @@
-// grader/gradebook.h: Gradescope's "Upload scores" CSV and Canvas's gradebook import, each
+// grader/class/gradebook.h: Gradescope's "Upload scores" CSV and Canvas's gradebook import, each
 // checked against the example header docs/GRADING.md gives ("Publishing results"), with the
 // scores the class table counts (zeros for a submission that did not build or is missing, an
 // empty cell where the grader failed).
-#include "gradebook.h"
+#include "class/gradebook.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "csv_text.h"
 #include "test_util.h"
+#include "text/csv_text.h"
 
 namespace {
 

@@ -1,13 +1,13 @@
-// grader/gradescope_package.h: the autograder's run_autograder grades within the assignment's
-// autograder timeout less a margin (--time-budget, platform_time.h), Gradescope's default or
-// the course's own.
-#include "gradescope_package.h"
+// grader/package/gradescope_package.h: the autograder's run_autograder grades within the
+// assignment's autograder timeout less a margin (--time-budget, platform_time.h), Gradescope's
+// default or the course's own.
+#include "package/gradescope_package.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "archive_reader.h"
+#include "files/archive_reader.h"
 #include "test_util.h"
 
 namespace {

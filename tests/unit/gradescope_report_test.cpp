@@ -1,20 +1,20 @@
-// Gradescope's results.json per its specification (grader/gradescope_report.cpp): information
-// lines out of the tests, messages as safe markdown, hidden-dataset tests held back with a
-// visible line, the leaderboard only with entries; and the course's late penalty and submission
-// limit from submission_metadata.json (grader/submission_policy.h).
-#include "gradescope_report.h"
+// Gradescope's results.json per its specification (grader/report/gradescope_report.cpp):
+// information lines out of the tests, messages as safe markdown, hidden-dataset tests held back
+// with a visible line, the leaderboard only with entries; and the course's late penalty and
+// submission limit from submission_metadata.json (grader/package/submission_policy.h).
+#include "report/gradescope_report.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "lab_config.h"
-#include "lab_json_reader.h"
-#include "markdown_text.h"
-#include "report_formats.h"
+#include "lab/lab_config.h"
+#include "lab/lab_json_reader.h"
+#include "package/submission_policy.h"
+#include "report/report_formats.h"
 #include "report_samples.h"
-#include "submission_policy.h"
 #include "test_util.h"
+#include "text/markdown_text.h"
 
 namespace {
 

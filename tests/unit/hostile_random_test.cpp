@@ -1,7 +1,7 @@
 // Random hostile input for what reads and removes a run's leftovers: a few hundred trees for
-// grader/remove_tree.h (every kind of entry, names of any bytes, deep chains, links out of the
-// tree and in loops, folders closed to their owner) and a few hundred documents for
-// grader/run_json.h (deep, wide, truncated, corrupted, invalid UTF-8, NUL bytes). Seeded, so
+// grader/files/remove_tree.h (every kind of entry, names of any bytes, deep chains, links out of
+// the tree and in loops, folders closed to their owner) and a few hundred documents for
+// grader/run/run_json.h (deep, wide, truncated, corrupted, invalid UTF-8, NUL bytes). Seeded, so
 // that a failure repeats: each tree must be gone with nothing outside it touched and no
 // descriptor left open; each document must give nlohmann's value where it is JSON within the
 // limits and a problem where it is not, never an exception, within the memory bound.
@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <random>
 
+#include "files/remove_tree.h"
 #include "hostile_tree.h"
 #include "peak_memory.h"
-#include "remove_tree.h"
-#include "run_json.h"
+#include "run/run_json.h"
 #include "test_util.h"
 
 namespace {

@@ -1,8 +1,8 @@
-// Hostile trees for the tree remover's tests (grader/remove_tree.h), made as a run could leave
-// them: with the *at calls from descriptors, so that a tree deeper than PATH_MAX is made without
-// ever naming its path; every kind of entry; names of any bytes; and, where the test runs as
-// root (which enters any folder whatever its permissions), a user without privileges to make
-// and remove a tree whose folders are closed to their owner.
+// Hostile trees for the tree remover's tests (grader/files/remove_tree.h), made as a run could
+// leave them: with the *at calls from descriptors, so that a tree deeper than PATH_MAX is made
+// without ever naming its path; every kind of entry; names of any bytes; and, where the test runs
+// as root (which enters any folder whatever its permissions), a user without privileges to make and
+// remove a tree whose folders are closed to their owner.
 #pragma once
 
 #include <fcntl.h>

@@ -1,7 +1,7 @@
-// grader/inherited_fds.h, and run_process's use of it: a child keeps 0, 1, 2 and the descriptors
+// grader/os/inherited_fds.h, and run_process's use of it: a child keeps 0, 1, 2 and the descriptors
 // it is handed, and none of the others the grader had open when it forked (in the grader, files
 // another thread opened without close-on-exec: an expected output being checked).
-#include "inherited_fds.h"
+#include "os/inherited_fds.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "process.h"
+#include "os/process.h"
 #include "test_util.h"
 
 namespace {

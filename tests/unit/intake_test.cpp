@@ -1,8 +1,8 @@
-// grader/intake.h: what a submission may be (a folder, a .zip, a .tar.gz, one file), what is
+// grader/grade/intake.h: what a submission may be (a folder, a .zip, a .tar.gz, one file), what is
 // copied out of it (the lab's student files alone), and what is refused, with the reason naming
 // the file: links, devices and pipes, paths leaving the folder, too much data or too many
 // entries, counted as unpacked and not as claimed.
-#include "intake.h"
+#include "grade/intake.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

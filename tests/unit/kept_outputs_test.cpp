@@ -1,7 +1,7 @@
 // run --keep-outputs (kept_outputs.h): a run's outputs kept beside the expected ones, only as
 // well-formed arrays of the expected shape, as the run handed them over, replacing an earlier
 // run's.
-#include "kept_outputs.h"
+#include "data/kept_outputs.h"
 
 #include <doctest/doctest.h>
 

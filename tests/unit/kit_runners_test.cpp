@@ -1,16 +1,16 @@
-// grader/kit_runners.h, paths.h, elf_sections.h: which compiled runners the student kit ships,
-// the architectures `gpulab dist` accepts and names, how the kit's gpulab finds its runners, and
-// when it refuses one built against other files.
-#include "kit_runners.h"
+// grader/build/kit_runners.h, paths.h, elf_sections.h: which compiled runners the student kit
+// ships, the architectures `gpulab dist` accepts and names, how the kit's gpulab finds its runners,
+// and when it refuses one built against other files.
+#include "build/kit_runners.h"
 
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "content_hash.h"
-#include "dist_policy.h"
-#include "elf_sections.h"
-#include "process.h"
+#include "build/dist_policy.h"
+#include "build/elf_sections.h"
+#include "files/content_hash.h"
+#include "os/process.h"
 #include "test_util.h"
 
 namespace {

@@ -1,6 +1,6 @@
-// grader/lab_config.h: the shipped lab.json loads as written, the performance curve has the
+// grader/lab/lab_config.h: the shipped lab.json loads as written, the performance curve has the
 // shape scoring.h describes, and every broken lab.json is an error naming the file and field.
-#include "lab_config.h"
+#include "lab/lab_config.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// lab.json as a contract (grader/lab_config.h, labs/lab.schema.json): the loader rejects an
+// lab.json as a contract (grader/lab/lab_config.h, labs/lab.schema.json): the loader rejects an
 // unknown key at every level and a value of the wrong type, naming the key's path, and agrees
 // with the schema on tests/lab_schema/cases.json (check_lab_schema.py runs the same cases
 // against the schema).
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "lab_config.h"
+#include "lab/lab_config.h"
 #include "test_util.h"
 
 namespace {

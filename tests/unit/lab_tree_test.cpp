@@ -1,6 +1,6 @@
-// Where gpulab run takes the student's files from (grader/lab_tree.h): labs/<lab> of the gpulab
+// Where gpulab run takes the student's files from (grader/lab/lab_tree.h): labs/<lab> of the gpulab
 // tree the working directory is in, else the build's own.
-#include "lab_tree.h"
+#include "lab/lab_tree.h"
 
 #include <doctest/doctest.h>
 

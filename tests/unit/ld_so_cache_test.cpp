@@ -1,6 +1,6 @@
-// grader/ld_so_cache.h: the loader's cache as ldconfig itself prints it, and caches written here
-// in each of glibc's layouts, whole and cut short.
-#include "ld_so_cache.h"
+// grader/sandbox/ld_so_cache.h: the loader's cache as ldconfig itself prints it, and caches written
+// here in each of glibc's layouts, whole and cut short.
+#include "sandbox/ld_so_cache.h"
 
 #include <doctest/doctest.h>
 

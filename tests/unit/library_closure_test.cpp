@@ -1,8 +1,8 @@
-// grader/library_closure.h and run_libraries.h: the files the loader opens to start a program,
-// on the runners the build made (checked against what the loader itself lists), on programs and
-// libraries compiled here that ask for their libraries every way the loader knows, and the
-// NVIDIA driver's files, laid out here as a driver installs them (this machine has none).
-#include "library_closure.h"
+// grader/sandbox/library_closure.h and run_libraries.h: the files the loader opens to start a
+// program, on the runners the build made (checked against what the loader itself lists), on
+// programs and libraries compiled here that ask for their libraries every way the loader knows, and
+// the NVIDIA driver's files, laid out here as a driver installs them (this machine has none).
+#include "sandbox/library_closure.h"
 
 #include <doctest/doctest.h>
 
@@ -10,9 +10,9 @@
 #include <map>
 #include <sstream>
 
-#include "elf_dynamic.h"
-#include "paths.h"
-#include "run_libraries.h"
+#include "files/paths.h"
+#include "sandbox/elf_dynamic.h"
+#include "sandbox/run_libraries.h"
 #include "test_util.h"
 #include "tool_output.h"
 

@@ -1,24 +1,24 @@
-// lab.json's "library" (grader/library_policy.h) and the build's two checks of it
-// (grader/library_rule.h): the compiler's list of a file's headers (grader/include_tree.h),
-// line markers that would make it lie (grader/line_markers.h), the kinds' table
-// (grader/library_work.def) and the names in an object. The lists of headers below are excerpts
-// of what g++'s -H printed under nvcc 13 -M for the includes named (CCCL at
+// lab.json's "library" (grader/lab/library_policy.h) and the build's two checks of it
+// (grader/build/library_rule.h): the compiler's list of a file's headers
+// (grader/build/include_tree.h), line markers that would make it lie (grader/build/line_markers.h),
+// the kinds' table (grader/lab/library_work.def) and the names in an object. The lists of headers
+// below are excerpts of what g++'s -H printed under nvcc 13 -M for the includes named (CCCL at
 // /usr/local/cuda-13.0/include/cccl), the symbols what nm and c++filt printed for its objects;
 // the last tests run the compiler itself. The build's own use of them is exercised end to end by
 // tests/adversarial/{scan,histogram}/.
-#include "library_rule.h"
+#include "build/library_rule.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
-#include "build.h"
-#include "include_tree.h"
-#include "lab_config.h"
-#include "line_markers.h"
-#include "paths.h"
-#include "process.h"
-#include "runner_recipe.h"
+#include "build/build.h"
+#include "build/include_tree.h"
+#include "build/line_markers.h"
+#include "files/paths.h"
+#include "lab/lab_config.h"
+#include "os/process.h"
+#include "sandbox/runner_recipe.h"
 #include "test_util.h"
 
 namespace {

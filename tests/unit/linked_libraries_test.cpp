@@ -1,7 +1,7 @@
-// grader/linked_libraries.h on this machine: a runner's libraries are found, the ones linked
+// grader/build/linked_libraries.h on this machine: a runner's libraries are found, the ones linked
 // first come first, and the symbol policy over them refuses what the adversarial corpus defines
 // while allowing what a correct submission's objects hold.
-#include "linked_libraries.h"
+#include "build/linked_libraries.h"
 
 #include <doctest/doctest.h>
 

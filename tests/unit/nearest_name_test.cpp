@@ -1,6 +1,6 @@
 // An unknown lab, part, dataset or lab.json key: the message suggests the nearest valid name
-// and lists them all (grader/nearest_name.h).
-#include "nearest_name.h"
+// and lists them all (grader/text/nearest_name.h).
+#include "text/nearest_name.h"
 
 #include <doctest/doctest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "grade_scope.h"
-#include "lab_config.h"
+#include "core/grade_scope.h"
+#include "lab/lab_config.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
-// grader/output_order.h: a part's outputs told in data-flow order, the arrays a segment_sets
+// grader/lab/output_order.h: a part's outputs told in data-flow order, the arrays a segment_sets
 // output takes its layout from before it.
-#include "output_order.h"
+#include "lab/output_order.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // How far the memory of some work peaks: for the tests of readers that must stay within a
-// budget whatever a run wrote (grader/run_json.h).
+// budget whatever a run wrote (grader/run/run_json.h).
 #pragma once
 
 #include <malloc.h>

@@ -1,7 +1,7 @@
-// grader/prairielearn_package.h: the question folder (info.json, question.html, tests/ with the
-// lab and the seed as given) and the image's build context (the Dockerfile and entrypoint filled
-// in, gpulab's sources without reference/ or tests/).
-#include "prairielearn_package.h"
+// grader/package/prairielearn_package.h: the question folder (info.json, question.html, tests/ with
+// the lab and the seed as given) and the image's build context (the Dockerfile and entrypoint
+// filled in, gpulab's sources without reference/ or tests/).
+#include "package/prairielearn_package.h"
 
 #include <doctest/doctest.h>
 

@@ -1,12 +1,12 @@
-// grader/prairielearn_report.h: PrairieLearn's results.json from the internal report: the score
-// as a fraction, gradable false with the reason where nothing was graded, what students see of
-// each test.
-#include "prairielearn_report.h"
+// grader/report/prairielearn_report.h: PrairieLearn's results.json from the internal report: the
+// score as a fraction, gradable false with the reason where nothing was graded, what students see
+// of each test.
+#include "report/prairielearn_report.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>
 
-#include "report_formats.h"
+#include "report/report_formats.h"
 #include "report_samples.h"
 
 namespace {

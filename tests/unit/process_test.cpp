@@ -1,6 +1,6 @@
-// grader/process.h: running an untrusted child with captured output, a timeout that kills its
+// grader/os/process.h: running an untrusted child with captured output, a timeout that kills its
 // whole process group, an output bound and resource limits.
-#include "process.h"
+#include "os/process.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>
@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <thread>
 
-#include "safe_text.h"
-#include "seccomp_filter.h"
+#include "os/seccomp_filter.h"
 #include "test_util.h"
+#include "text/safe_text.h"
 
 namespace {
 

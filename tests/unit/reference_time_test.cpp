@@ -1,6 +1,6 @@
-// grader/reference_time.h: the reference's CPU time on a dataset on the CPU backend, measured
+// grader/data/reference_time.h: the reference's CPU time on a dataset on the CPU backend, measured
 // once and kept beside the dataset's entry, used only for what it was measured for.
-#include "reference_time.h"
+#include "data/reference_time.h"
 
 #include <doctest/doctest.h>
 

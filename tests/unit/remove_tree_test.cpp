@@ -1,8 +1,8 @@
-// grader/remove_tree.h: what a run can leave in a folder the grader then removes: a tree deeper
-// than PATH_MAX and than the open-file limit, folders closed to their owner, every kind of
+// grader/files/remove_tree.h: what a run can leave in a folder the grader then removes: a tree
+// deeper than PATH_MAX and than the open-file limit, folders closed to their owner, every kind of
 // entry, links out of the tree and in loops, names of any bytes, a link in place of the folder.
 // Each time the tree is gone, and what is outside it untouched.
-#include "remove_tree.h"
+#include "files/remove_tree.h"
 
 #include <dirent.h>
 #include <doctest/doctest.h>

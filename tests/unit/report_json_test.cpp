@@ -1,12 +1,12 @@
 // gpulab's own report format (report_json.h): written and read back without loss, and refused
 // with the key named when it is not one.
-#include "report_json.h"
+#include "report/report_json.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "report_formats.h"
+#include "report/report_formats.h"
 
 namespace {
 

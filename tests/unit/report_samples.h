@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "report.h"
+#include "core/report.h"
 
 namespace test {
 

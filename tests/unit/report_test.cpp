@@ -1,11 +1,11 @@
-// grader/report.h: Gradescope's results.json schema, the score withheld on a grader error, and
+// grader/core/report.h: Gradescope's results.json schema, the score withheld on a grader error, and
 // an atomic write.
 #include <doctest/doctest.h>
 #include <signal.h>
 
-#include "report_formats.h"
-#include "safe_text.h"
+#include "report/report_formats.h"
 #include "test_util.h"
+#include "text/safe_text.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// What a grader cannot rule out in a student's files (grader/review_flags.h) reaches the report
-// as one test for instructors alone (report_builder.h's to_review): none where nothing was
+// What a grader cannot rule out in a student's files (grader/core/review_flags.h) reaches the
+// report as one test for instructors alone (report_builder.h's to_review): none where nothing was
 // flagged; hidden from students in every format (Gradescope: a hidden test; PrairieLearn and
 // GitHub Classroom, which have no part students cannot read: left out; gpulab's own: a hidden
 // test, read back without loss); never on the terminal of gpulab run or grade.
@@ -7,11 +7,11 @@
 
 #include <algorithm>
 
-#include "failure_messages.h"
-#include "report_builder.h"
-#include "report_formats.h"
-#include "report_json.h"
-#include "review_flags.h"
+#include "core/report_builder.h"
+#include "core/review_flags.h"
+#include "grade/failure_messages.h"
+#include "report/report_formats.h"
+#include "report/report_json.h"
 #include "test_util.h"
 
 namespace {

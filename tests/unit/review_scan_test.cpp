@@ -1,10 +1,10 @@
-// grader/review_scan.h and the table it reads (grader/review_flags.def): every flag is found
-// where its patterns stand, as whole tokens of code or text in string literals; comments,
+// grader/grade/review_scan.h and the table it reads (grader/core/review_flags.def): every flag is
+// found where its patterns stand, as whole tokens of code or text in string literals; comments,
 // literals and longer names hide nothing that is not there; line splices, adjacent literals, raw
 // strings and #include's <header> read as the compiler reads them; token pasting and a #define
 // of a flagged name are flagged; each flag is one site per file with a count; and any bytes give
 // safe text without a throw.
-#include "review_scan.h"
+#include "grade/review_scan.h"
 
 #include <doctest/doctest.h>
 
@@ -12,9 +12,9 @@
 #include <random>
 #include <set>
 
-#include "review_flags.h"
-#include "safe_text.h"
+#include "core/review_flags.h"
 #include "test_util.h"
+#include "text/safe_text.h"
 
 namespace {
 

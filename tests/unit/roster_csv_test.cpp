@@ -1,11 +1,11 @@
-// grader/roster_csv.h: the roster CSV's columns, its matching rule (folder, else id), and an
+// grader/class/roster_csv.h: the roster CSV's columns, its matching rule (folder, else id), and an
 // error naming the file, the row and the column for each way a spreadsheet goes wrong.
-#include "roster_csv.h"
+#include "class/roster_csv.h"
 
 #include <doctest/doctest.h>
 
-#include "csv_text.h"
 #include "test_util.h"
+#include "text/csv_text.h"
 
 namespace {
 

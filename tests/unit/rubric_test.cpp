@@ -1,6 +1,7 @@
-// grader/rubric.h: the rubric table generated from lab.json, the handout block it replaces,
-// and that the committed handout's block is what lab.json generates.
-#include "rubric.h"
+// grader/core/rubric.h: the rubric table generated from lab.json, the handout block it replaces,
+// and that the committed handout's block is what lab.json generates; the same for the README's
+// table of labs.
+#include "core/rubric.h"
 
 #include <doctest/doctest.h>
 
@@ -127,4 +128,32 @@ TEST_CASE(
   j.erase("writeup");
   CHECK_FALSE(
       contains(gpulab::rubric_markdown(LabConfig::parse(j.dump(), lab_json())), "Write-up"));
+}
+
+TEST_CASE("the README's table of labs is generated from every lab.json, in the course's order") {
+  std::vector<LabConfig> labs;
+  for (const auto& file : gpulab::find_lab_files(test::source_dir()))
+    labs.push_back(LabConfig::load(file));
+  REQUIRE(labs.size() >= 7);
+  const std::string table = gpulab::labs_table_markdown(labs);
+  // Lab 1 first, lab 7 last: the numbers, not the folders' names, give the order.
+  CHECK(table.find("`scatter-gather`") < table.find("`coarsening`"));
+  CHECK(table.find("`particle-grid`") < table.find("`histogram`"));
+  for (const LabConfig& lab : labs) {
+    INFO(lab.id);
+    CHECK(lab.number > 0);
+    CHECK_FALSE(lab.summary.empty());
+    CHECK(
+        contains(table, "| `" + lab.id + "` | " + lab.summary + " | [handouts/" + lab.id + ".md]"));
+  }
+  // The README holds exactly this table: `gpulab labs --update-readme` rewrites it.
+  std::string readme = test::read_file(test::source_dir() / "README.md");
+  const size_t b = readme.find(gpulab::kLabsBegin), e = readme.find(gpulab::kLabsEnd);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  CHECK(readme.substr(b + std::string(gpulab::kLabsBegin).size(),
+                      e - b - std::string(gpulab::kLabsBegin).size()) == "\n" + table);
+  // Markers missing: nothing is replaced.
+  std::string no_markers = "no table here";
+  CHECK_FALSE(gpulab::replace_labs_block(no_markers, labs));
 }

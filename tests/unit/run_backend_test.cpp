@@ -1,5 +1,5 @@
-// gpulab run's backend when the student names none (grader/run_backend.h).
-#include "run_backend.h"
+// gpulab run's backend when the student names none (grader/cli/run_backend.h).
+#include "cli/run_backend.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// The grader's end of a run's channel (grader/run_channel.h): what a harness sends is taken,
+// The grader's end of a run's channel (grader/run/run_channel.h): what a harness sends is taken,
 // anything else fails the run, and each timed sample's window is measured from outside; and what
-// the grader makes of that window (grader/outside_clock.h).
-#include "run_channel.h"
+// the grader makes of that window (grader/run/outside_clock.h).
+#include "run/run_channel.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "outside_clock.h"
+#include "run/outside_clock.h"
 #include "sample_dataset.h"
 #include "sealed_file.h"
 #include "test_util.h"

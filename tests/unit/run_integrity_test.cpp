@@ -1,7 +1,8 @@
 // What keeps a graded timed run's work on its clock: no process may start another
-// (grader/seccomp_filter.h), a call may not leave threads running nor its signal handlers
+// (grader/os/seccomp_filter.h), a call may not leave threads running nor its signal handlers
 // armed between calls (harness/student_call.h), and the grader talks with a run over its channel
-// (grader/process.h) to hand over each sample's inputs only when asked (grader/sample_stage.h).
+// (grader/os/process.h) to hand over each sample's inputs only when asked
+// (grader/data/sample_stage.h).
 #include <doctest/doctest.h>
 #include <signal.h>
 
@@ -10,11 +11,11 @@
 #include <fstream>
 #include <thread>
 
-#include "process.h"
+#include "data/sample_stage.h"
+#include "os/process.h"
+#include "os/seccomp_filter.h"
 #include "sample_dataset.h"
-#include "sample_stage.h"
-#include "sandbox.h"
-#include "seccomp_filter.h"
+#include "sandbox/sandbox.h"
 #include "student_call.h"
 #include "test_util.h"
 

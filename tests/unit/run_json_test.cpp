@@ -1,7 +1,7 @@
-// grader/run_json.h: JSON a run wrote, read on a budget: deep, huge, truncated, invalid UTF-8
+// grader/run/run_json.h: JSON a run wrote, read on a budget: deep, huge, truncated, invalid UTF-8
 // and wrong-typed documents each give a problem for the student, never an exception, and the
 // memory a hostile document takes stays far below the grader's bound.
-#include "run_json.h"
+#include "run/run_json.h"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <streambuf>
 
 #include "peak_memory.h"
-#include "sim_report.h"
+#include "run/sim_report.h"
 #include "test_util.h"
 
 namespace {

@@ -1,12 +1,12 @@
-// grader/run_limit.h: a correctness run's time limit, on the GPU and on the CPU backend, where it
-// follows the reference's CPU time; and the limit stopping real processes, in CPU time and on
+// grader/lab/run_limit.h: a correctness run's time limit, on the GPU and on the CPU backend, where
+// it follows the reference's CPU time; and the limit stopping real processes, in CPU time and on
 // the clock, with messages that say where the limit came from.
-#include "run_limit.h"
+#include "lab/run_limit.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>
 
-#include "process.h"
+#include "os/process.h"
 #include "test_util.h"
 
 namespace {

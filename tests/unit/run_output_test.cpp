@@ -1,6 +1,6 @@
-// grader/run_output.h: the grader reads a run's output folder only as regular files with one
+// grader/run/run_output.h: the grader reads a run's output folder only as regular files with one
 // link, directly in it, never through a link; anything else there fails the run, named.
-#include "run_output.h"
+#include "run/run_output.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

@@ -1,15 +1,15 @@
-// grader/run_staging.h: a run's mounts are bound from random-named stand-ins in the grader's
-// work folder, so that nothing the run can read (its mounts, bwrap's command line) names the
-// dataset cache, the expected outputs beside its inputs, other runs or the reference.
-#include "run_staging.h"
+// grader/sandbox/run_staging.h: a run's mounts are bound from random-named stand-ins in the
+// grader's work folder, so that nothing the run can read (its mounts, bwrap's command line) names
+// the dataset cache, the expected outputs beside its inputs, other runs or the reference.
+#include "sandbox/run_staging.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "hostile_tree.h"
-#include "run_libraries.h"
-#include "sandbox.h"
+#include "sandbox/run_libraries.h"
+#include "sandbox/sandbox.h"
 #include "test_util.h"
 
 namespace {

@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <sstream>
 
-#include "failure_messages.h"
-#include "grade_steps.h"
-#include "report.h"
-#include "safe_text.h"
-#include "shown_paths.h"
-#include "terminal_style.h"
+#include "core/report.h"
+#include "grade/failure_messages.h"
+#include "grade/grade_steps.h"
 #include "test_util.h"
+#include "text/safe_text.h"
+#include "text/shown_paths.h"
+#include "text/terminal_style.h"
 
 namespace {
 

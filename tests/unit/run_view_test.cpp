@@ -1,11 +1,11 @@
-// grader/runner_client.h's run_runner, in the sandbox: what of the system a run sees. A plain run
-// sees only the files its runner loads (run_libraries.h); a run under a wrapper (compute-sanitizer,
-// which starts the runner and loads the CUDA toolkit's libraries, and is never scored) sees the
-// whole system, as a build does.
+// grader/run/runner_client.h's run_runner, in the sandbox: what of the system a run sees. A plain
+// run sees only the files its runner loads (run_libraries.h); a run under a wrapper
+// (compute-sanitizer, which starts the runner and loads the CUDA toolkit's libraries, and is never
+// scored) sees the whole system, as a build does.
 #include <doctest/doctest.h>
 
-#include "run_libraries.h"
-#include "runner_client.h"
+#include "run/runner_client.h"
+#include "sandbox/run_libraries.h"
 #include "test_util.h"
 #include "tool_output.h"
 
@@ -47,9 +47,9 @@ TEST_CASE("a run sees its runner's libraries; a run under a wrapper sees the who
   part.name = "p";
   gpulab::DatasetDirs ds{"public", "d", false, tmp / "input", tmp / "expected"};
   const auto run = [&](const gpulab::RunWrapper& wrapper) {
-    const gpulab::RunOutcome o =
-        gpulab::run_runner(sandbox, paths, tmp / "runner", "cuda", part, ds, tmp / "out", false, {},
-                           gpulab::RunLimit::clock(60), {}, {}, wrapper);
+    gpulab::RunRequest request(tmp / "runner", part, ds, tmp / "out", gpulab::RunLimit::clock(60));
+    request.wrapper = wrapper;
+    const gpulab::RunOutcome o = gpulab::run_runner({sandbox, paths, "cuda"}, request);
     return o.process.output;
   };
   const std::string plain = run({});

@@ -1,12 +1,12 @@
-// grader/runner_recipe.h: the build manifest CMake writes per lab, the commands it makes, its
-// errors; and that the runners CMake built ran the commands a student's build runs.
-#include "runner_recipe.h"
+// grader/sandbox/runner_recipe.h: the build manifest CMake writes per lab, the commands it makes,
+// its errors; and that the runners CMake built ran the commands a student's build runs.
+#include "sandbox/runner_recipe.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
-#include "build.h"
+#include "build/build.h"
 #include "test_util.h"
 
 namespace {

@@ -1,6 +1,6 @@
-// grader/safe_text.h: untrusted bytes made safe to quote (valid UTF-8, control characters
+// grader/text/safe_text.h: untrusted bytes made safe to quote (valid UTF-8, control characters
 // escaped, carriage returns as newlines) and cut between characters.
-#include "safe_text.h"
+#include "text/safe_text.h"
 
 #include <doctest/doctest.h>
 

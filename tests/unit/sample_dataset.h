@@ -1,5 +1,5 @@
 // A timed sample's dataset folder as the store makes one, for the tests of how samples are
-// handed over (grader/sample_stage.h, grader/run_channel.h): meta.json (no seed:
+// handed over (grader/data/sample_stage.h, grader/run/run_channel.h): meta.json (no seed:
 // dataset_store.h) and one input, atoms.npy, whose bytes are the sample's name.
 #pragma once
 

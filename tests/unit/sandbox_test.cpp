@@ -1,6 +1,6 @@
-// grader/sandbox.h: the bubblewrap command line a child is confined by, what builds and runs may
-// see, and (where bubblewrap runs here) what a confined child can and cannot do.
-#include "sandbox.h"
+// grader/sandbox/sandbox.h: the bubblewrap command line a child is confined by, what builds and
+// runs may see, and (where bubblewrap runs here) what a confined child can and cannot do.
+#include "sandbox/sandbox.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>

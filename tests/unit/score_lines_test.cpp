@@ -1,20 +1,20 @@
-// The lines that state a score (grader/score_lines.h): a student shown the tests on hidden
+// The lines that state a score (grader/core/score_lines.h): a student shown the tests on hidden
 // datasets later (Gradescope, a student's terminal) reads no sum that counts them, not in the
 // late penalty's line, the submission limit's or a total; instructors, and platforms that show
 // every test at once (PrairieLearn, GitHub Classroom), read the full numbers.
-#include "score_lines.h"
+#include "core/score_lines.h"
 
 #include <doctest/doctest.h>
 
 #include <cctype>
 #include <sstream>
 
-#include "classroom_report.h"
-#include "gradescope_report.h"
-#include "lab_json_reader.h"
-#include "prairielearn_report.h"
+#include "lab/lab_json_reader.h"
+#include "package/submission_policy.h"
+#include "report/classroom_report.h"
+#include "report/gradescope_report.h"
+#include "report/prairielearn_report.h"
 #include "report_samples.h"
-#include "submission_policy.h"
 #include "test_util.h"
 
 namespace {

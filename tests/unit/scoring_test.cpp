@@ -1,13 +1,13 @@
-// grader/scoring.h, grader/grade_scope.h and grader/report_builder.h: every scoring rule on
-// numbers worked out by hand, a part's maximum under each option that leaves tests out, and
+// grader/core/scoring.h, grader/core/grade_scope.h and grader/core/report_builder.h: every scoring
+// rule on numbers worked out by hand, a part's maximum under each option that leaves tests out, and
 // reports whose stated maximum is the sum of the maxima of the tests they hold.
-#include "scoring.h"
+#include "core/scoring.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "report_builder.h"
+#include "core/report_builder.h"
 #include "test_util.h"
 
 namespace {
@@ -118,6 +118,16 @@ TEST_CASE("coarsening's maximum under gpulab run is public, performance and spee
   CHECK(part_max(l, part, run) < l.part_points(part.name));  // the hidden points are left out
   run.backend = "sim";
   CHECK(part_max(l, part, run) == r.group_points.at("public"));
+}
+
+TEST_CASE("a correctness group is all or nothing: every dataset passes, or no points") {
+  const Award all = group_award(4, 4, 10);
+  CHECK(all.passed);
+  CHECK(all.score == 10);
+  const Award one_short = group_award(3, 4, 10);
+  CHECK_FALSE(one_short.passed);
+  CHECK(one_short.score == 0);
+  CHECK(group_award(0, 4, 10).score == 0);
 }
 
 TEST_CASE("group_max is the rubric's points for the group, or none") {

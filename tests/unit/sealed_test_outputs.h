@@ -1,5 +1,5 @@
 // The .npy files a test wrote into a folder, as the outputs a run hands the grader over its
-// channel (grader/sealed_outputs.h): each a sealed memory file named by its stem, so that the
+// channel (grader/data/sealed_outputs.h): each a sealed memory file named by its stem, so that the
 // check and its neighbours read them exactly as they read a run's.
 #pragma once
 
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "data/sealed_outputs.h"
 #include "sealed_file.h"
-#include "sealed_outputs.h"
 #include "test_util.h"
 
 namespace test {

@@ -1,6 +1,6 @@
-// grader/secret.h: HMAC-SHA256 as RFC 4231 gives it, seeds and fingerprints drawn from the
+// grader/files/secret.h: HMAC-SHA256 as RFC 4231 gives it, seeds and fingerprints drawn from the
 // instructor's secret that tell secrets, purposes and names apart, and the secret's intake.
-#include "secret.h"
+#include "files/secret.h"
 
 #include <doctest/doctest.h>
 

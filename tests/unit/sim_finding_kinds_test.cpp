@@ -1,6 +1,6 @@
-// grader/sim_finding_kinds.h: the grader's own copy of the sim's finding kinds decides which
+// grader/core/sim_finding_kinds.h: the grader's own copy of the sim's finding kinds decides which
 // findings fail a dataset, by the kind's name alone.
-#include "sim_finding_kinds.h"
+#include "core/sim_finding_kinds.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// grader/sim_finding_sites.h: the CPU backend's findings as places in the student's code, each
+// grader/core/sim_finding_sites.h: the CPU backend's findings as places in the student's code, each
 // once, with the line of code read from the submission, and never from anywhere else: the
 // findings are the graded program's to forge.
-#include "sim_finding_sites.h"
+#include "core/sim_finding_sites.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

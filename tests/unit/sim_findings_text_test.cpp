@@ -1,5 +1,5 @@
-// grader/sim_findings_text.h: what a student reads of the CPU backend's findings.
-#include "sim_findings_text.h"
+// grader/core/sim_findings_text.h: what a student reads of the CPU backend's findings.
+#include "core/sim_findings_text.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// grader/sim_report.h: the CPU backend's report read as an adversary's stream: findings merged,
+// grader/run/sim_report.h: the CPU backend's report read as an adversary's stream: findings merged,
 // forged or missing end records, lines after the end, a count that does not add up.
-#include "sim_report.h"
+#include "run/sim_report.h"
 
 #include <doctest/doctest.h>
 

@@ -1,18 +1,18 @@
-// grade-all on SLURM (grader/slurm_backend.h, grade_all_status.h, class_job.h): the plan's
+// grade-all on SLURM (grader/class/slurm_backend.h, grade_all_status.h, class_job.h): the plan's
 // round trip (never the seed), the array's tasks and spec, the batch script's quoting, sbatch's
 // command lines, the report of a task the scheduler stopped, and --status from the files.
-#include "slurm_backend.h"
+#include "class/slurm_backend.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>
 
 #include <algorithm>
 
-#include "class_job.h"
-#include "exit_status.h"
-#include "grade_all_status.h"
-#include "process.h"
-#include "report_formats.h"
+#include "class/class_job.h"
+#include "class/grade_all_status.h"
+#include "os/exit_status.h"
+#include "os/process.h"
+#include "report/report_formats.h"
 #include "test_util.h"
 
 namespace {

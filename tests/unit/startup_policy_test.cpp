@@ -1,7 +1,7 @@
-// grader/startup_policy.h: what of a submission would run before the CPU backend read its
+// grader/build/startup_policy.h: what of a submission would run before the CPU backend read its
 // settings, from readelf's and nm's listings of its objects: on listings written out, and on
 // objects the host compiler makes from each way of running early.
-#include "startup_policy.h"
+#include "build/startup_policy.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// grader/symbol_policy.h: which global symbols a submission's objects may define, from nm's
+// grader/build/symbol_policy.h: which global symbols a submission's objects may define, from nm's
 // listings of the objects and of the libraries the runner links.
-#include "symbol_policy.h"
+#include "build/symbol_policy.h"
 
 #include <doctest/doctest.h>
 

@@ -1,16 +1,16 @@
 // Files made beside their place (temporaries.h): removed when not renamed into place, by their
 // guard or by the stop thread's remove_temporaries() while another thread still writes; the
 // atomic file writer and the dataset store leave none behind on a failure.
-#include "temporaries.h"
+#include "files/temporaries.h"
 
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <thread>
 
-#include "atomic_file.h"
-#include "dataset_store.h"
-#include "lab_config.h"
+#include "data/dataset_store.h"
+#include "files/atomic_file.h"
+#include "lab/lab_config.h"
 #include "test_util.h"
 
 namespace {

@@ -1,5 +1,5 @@
-// grader/text_table.h: columns as wide as their widest cell, counted in characters.
-#include "text_table.h"
+// grader/text/text_table.h: columns as wide as their widest cell, counted in characters.
+#include "text/text_table.h"
 
 #include <doctest/doctest.h>
 

@@ -1,17 +1,17 @@
-// grader/time_budget.h and grader/part_budgets.h: how a grading's time budget is shared among
-// its parts (on time points given, so nothing waits), and what the report says of a part the
+// grader/os/time_budget.h and grader/grade/part_budgets.h: how a grading's time budget is shared
+// among its parts (on time points given, so nothing waits), and what the report says of a part the
 // budget did not reach or whose share ran out: 0 of the points it had left, a message the
 // student reads, a line above the tests, and the instructor's record in the environment.
-#include "time_budget.h"
+#include "os/time_budget.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "part_budgets.h"
-#include "platform_time.h"
-#include "report_builder.h"
-#include "scoring.h"
+#include "core/report_builder.h"
+#include "core/scoring.h"
+#include "grade/part_budgets.h"
+#include "os/platform_time.h"
 
 namespace {
 

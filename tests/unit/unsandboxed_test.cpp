@@ -1,5 +1,5 @@
-// grader/sandbox.h where bubblewrap cannot run (a course platform's container): what a child
-// still gets without a namespace (the environment's whitelist, no new privileges, the seccomp
+// grader/sandbox/sandbox.h where bubblewrap cannot run (a course platform's container): what a
+// child still gets without a namespace (the environment's whitelist, no new privileges, the seccomp
 // filter for runs, a process limit), and under a root grader that keeps secrets, a user of its
 // own that cannot read what is root's alone. Where this test runs as root it is that case.
 #include <doctest/doctest.h>
@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "sandbox.h"
-#include "seccomp_filter.h"
+#include "os/seccomp_filter.h"
+#include "sandbox/sandbox.h"
 #include "test_util.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "lab_config.h"
+#include "lab/lab_config.h"
 #include "test_util.h"
 
 namespace {
@@ -74,7 +74,7 @@ std::vector<std::string> commands(const std::string& text) {
 }
 
 // Why `command` would not run as written for `lab`; "" where it would. What each command takes
-// is its --help's (grader/main.cpp); parts and datasets must be the lab's, a dataset one of a
+// is its --help's (grader/cli/main.cpp); parts and datasets must be the lab's, a dataset one of a
 // group a student may time or run (not hidden) that applies to a part the command names.
 std::string command_problem(const std::string& command, const LabConfig& lab) {
   std::istringstream in(command);

@@ -1,13 +1,13 @@
-// grader/writeup.h: the write-up a submission holds, kept beside the report, and the report's
+// grader/grade/writeup.h: the write-up a submission holds, kept beside the report, and the report's
 // test about it, 0 of 0: passed where a written one was kept, otherwise a note saying what to do;
 // as the platforms' formats show it.
-#include "writeup.h"
+#include "grade/writeup.h"
 
 #include <doctest/doctest.h>
 
 #include <sstream>
 
-#include "report_formats.h"
+#include "report/report_formats.h"
 #include "test_util.h"
 
 namespace {

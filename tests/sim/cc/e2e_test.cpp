@@ -140,8 +140,8 @@ TEST_SUITE("e2e") {
     CHECK(messages.str().find("compile_error.cu:6:3: error") != std::string::npos);
   }
   // -M: the headers a file includes as its compile reads them (the grader's list of a student's
-  // headers, grader/runner_recipe.h's include_tree_command): g++ -M of the original with the sim
-  // header first and Thrust from CCCL, -H's tree on the messages.
+  // headers, grader/sandbox/runner_recipe.h's include_tree_command): g++ -M of the original with
+  // the sim header first and Thrust from CCCL, -H's tree on the messages.
   TEST_CASE("-M lists the headers the compile reads") {
     std::ostringstream messages;
     const std::string deps = output_path("thrust_sort_reduce.d");

@@ -1,0 +1,52 @@
+// Building a runner from a lab's student files (a submission, the student's working copy, or
+// reference/): the lab's build recipe for the backend (runner_recipe.h: the manifest CMake
+// writes) compiles each file against the lab's interface header with the backend's compiler
+// (nvcc, or gpulab-sim-cc for the CPU backend), then links the lab's driver and the harness
+// built for that backend. Where lab.json has a "library" section, each file's headers (from the
+// compiler, before its compile) and its object's names (after) are checked against it
+// (library_rule.h). CMake's reference and stub runners are built by this same function
+// (gpulab-build-runner), so theirs and a student's get the same commands.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "files/paths.h"
+#include "lab/lab_config.h"
+#include "sandbox/runner_recipe.h"
+#include "sandbox/sandbox.h"
+
+namespace gpulab {
+
+struct BuildResult {
+  bool ok = false;
+  std::filesystem::path runner;
+  std::string message;  // for the report: what failed and the compiler's own words
+  // The compiler and linker commands run, in order (the last one failed where !ok).
+  std::vector<std::vector<std::string>> commands;
+};
+
+// src_dir holds the lab's student files; the runner is written to work_dir/runner, which is
+// emptied first. backend is "cuda" or "sim". The compiler and linker run in `sandbox`
+// (build_sandbox: they see the student files, the recipe's include folders and libraries).
+// A missing or malformed manifest throws RecipeError naming it.
+BuildResult build_runner(const LabConfig& lab, const Paths& paths,
+                         const std::filesystem::path& src_dir,
+                         const std::filesystem::path& work_dir, const std::string& backend,
+                         const Sandbox& sandbox, double timeout_s = 300);
+
+// The same with the recipe given: `use` says whose runner it is (RecipeUse::trusted adds the
+// recipe's warning flags, for the runners CMake builds).
+BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const Paths& paths,
+                         const std::filesystem::path& src_dir,
+                         const std::filesystem::path& work_dir, const Sandbox& sandbox,
+                         RecipeUse use, double timeout_s = 300);
+
+// Where gpulab-build-runner builds CMake's runner `runner_name` ("scan-reference-sim"):
+// build/runner-builds/<name>/; and the file in such a folder that keeps its BuildResult's
+// commands (a JSON array of argument arrays).
+std::filesystem::path trusted_build_dir(const Paths& paths, const std::string& runner_name);
+std::filesystem::path recorded_commands(const std::filesystem::path& build_dir);
+
+}  // namespace gpulab

@@ -1,0 +1,28 @@
+// gpulab time <lab>: the student's code timed against the reference's, as grading times it.
+#include <iostream>
+
+#include "cli/commands/commands.h"
+#include "cli/shared_options.h"
+#include "cli/time_command.h"
+#include "os/stop_signals.h"
+
+namespace gpulab {
+
+Command declare_time(CLI::App& gpulab) {
+  auto o = std::make_shared<TimeOptions>();
+  o->cuda_runners_built = kCudaRunnersBuilt;
+  CLI::App* cmd = gpulab.add_subcommand(
+      "time", "Time your code against the reference's on any part and dataset, as grading does");
+  cmd->add_option("lab", o->lab, "Lab id")->required();
+  cmd->add_option("--part", o->parts, "Only these parts (default: every part)");
+  cmd->add_option("--dataset", o->dataset, "This dataset (default: the timing ones)");
+  cmd->add_option("--submission", o->submission,
+                  "A folder, or a variant of your lab file (default: labs/<lab>)");
+  add_backend_option(cmd, o->backend, std::string(kBuiltBackend) + "; sim times CPU parts only");
+  return {cmd, [o] {
+            stop_at_once_on_signals("time", "removed the dataset being made");
+            return time_command(*o, std::cout, std::cerr);
+          }};
+}
+
+}  // namespace gpulab

@@ -1,0 +1,254 @@
+#include "cli/time_command.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/scoring.h"
+#include "device.h"
+#include "files/archive_name.h"
+#include "files/paths.h"
+#include "files/temp_folder.h"
+#include "grade/grade.h"
+#include "grade/grade_context.h"
+#include "grade/runner_builds.h"
+#include "grade/timed_tests.h"
+#include "lab/lab_tree.h"
+#include "os/exit_status.h"
+#include "stats.h"
+#include "text/nearest_name.h"
+#include "text/text_table.h"
+
+namespace gpulab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// One (part, dataset) to time, and what its rounds measured.
+struct Timing {
+  const PartSpec* part;
+  const GroupSpec* group;
+  const DatasetSpec* dataset;
+  TimedTests::Rounds m;
+  std::string result = "not timed";  // DatasetRow::result of the student's checks
+};
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::vector<const PartSpec*> selected_parts(const LabConfig& lab, const TimeOptions& o) {
+  std::vector<std::string> names;
+  for (const auto& p : lab.parts) names.push_back(p.name);
+  std::vector<const PartSpec*> parts;
+  for (const auto& p : lab.parts)
+    if (o.parts.empty() || std::find(o.parts.begin(), o.parts.end(), p.name) != o.parts.end())
+      parts.push_back(&p);
+  for (const auto& p : o.parts)
+    if (!lab.part(p))
+      throw std::runtime_error("lab " + lab.id + ": " + unknown_name("part", p, names));
+  return parts;
+}
+
+// What to time: --dataset on every selected part it applies to, or else each part's timing
+// datasets (as bench). Hidden groups never: their datasets are the instructor's.
+std::vector<Timing> plan(const LabConfig& lab, const std::vector<const PartSpec*>& parts,
+                         const std::string& dataset) {
+  std::vector<Timing> plan;
+  std::vector<std::string> names;  // the datasets --dataset may give for these parts
+  for (const auto* part : parts) {
+    const size_t before = plan.size();
+    for (const auto& g : lab.groups) {
+      if (g.hidden) continue;
+      for (const auto& ds : g.datasets) {
+        if (!ds.applies_to(part->name)) continue;
+        if (std::find(names.begin(), names.end(), ds.name) == names.end()) names.push_back(ds.name);
+        if (dataset.empty() ? g.timing : ds.name == dataset) plan.push_back({part, &g, &ds, {}});
+      }
+    }
+    if (dataset.empty() && plan.size() == before)
+      throw std::runtime_error("lab " + lab.id + ": part " + part->name +
+                               " has no timing dataset; name one with --dataset");
+  }
+  if (!dataset.empty() && plan.empty())
+    throw std::runtime_error("lab " + lab.id + ": " + unknown_name("dataset", dataset, names));
+  return plan;
+}
+
+// Why a GPU part cannot be timed here; empty where it can.
+std::string no_gpu_timing(const std::string& backend, bool cuda_built, const DeviceInfo& device) {
+  if (!cuda_built)
+    return "this gpulab was built for the CPU backend alone, which runs kernels on the CPU and "
+           "measures no GPU speed (build it with nvcc, on a machine with an NVIDIA GPU: the kit's "
+           "README)";
+  if (backend != "cuda")
+    return "the CPU backend (--backend sim) runs kernels on the CPU and measures no GPU speed";
+  if (!device.usable) return "this machine has no usable NVIDIA GPU (" + device.problem + ")";
+  return "";
+}
+
+// A variant of the lab's one student file, under a name of its own (dcs_staggered.cu), copied
+// into a folder of its own under the lab's name, so that the grader's intake takes it as it
+// takes the lab's file. The folder goes when this does.
+class Staged {
+ public:
+  Staged(const LabConfig& lab, const fs::path& submission) : path_(submission), shown_(submission) {
+    std::error_code ec;
+    const std::string name = submission.filename().string();
+    if (fs::is_directory(submission, ec) || !fs::is_regular_file(submission, ec) ||
+        !archive_suffix(name).empty())
+      return;
+    const auto& files = lab.student_files;
+    if (std::find(files.begin(), files.end(), name) != files.end()) return;
+    if (files.size() != 1)
+      throw std::runtime_error(submission.string() + " names none of lab " + lab.id +
+                               "'s files; give it one of their names");
+    folder_ = make_temp_folder("gpulab-time", "the timed file");
+    fs::copy_file(submission, folder_ / files.front());
+    path_ = folder_;
+  }
+  ~Staged() {
+    std::error_code ec;
+    if (!folder_.empty()) fs::remove_all(folder_, ec);
+  }
+  Staged(const Staged&) = delete;
+  Staged& operator=(const Staged&) = delete;
+  const fs::path& path() const { return path_; }
+  const fs::path& shown() const { return shown_; }  // as the student named it
+
+ private:
+  fs::path path_, shown_, folder_;
+};
+
+std::string ms(double v) {
+  return v >= 0 ? fmt("%.4g", v) : "-";
+}
+
+void print(const LabConfig& lab, const std::vector<Timing>& timings, bool reference,
+           std::ostream& out) {
+  std::vector<std::vector<std::string>> rows;
+  std::string notes;
+  for (const auto& t : timings) {
+    const auto& m = t.m;
+    const bool timed = m.failed.empty() && !m.student.empty();
+    const double s = timed ? median(m.student) : -1;
+    const double r = timed && reference ? median(m.reference) : -1;
+    const std::string ratio =
+        timed && reference ? fmt("%.3f", time_ratio(m.student, m.reference)) : "-";
+    rows.push_back({t.part->name, t.dataset->name, ms(s), ms(r), ratio,
+                    std::to_string(m.student.size()),
+                    timed                ? "right"
+                    : t.result == "FAIL" ? "WRONG"
+                                         : "error"});
+    const std::string where = t.part->name + " on " + t.dataset->name + ": ";
+    if (!timed) {
+      notes += where + m.failed + "\n";
+      continue;
+    }
+    // The grader rejects a time below what the hardware can do (scoring.h, floor).
+    const TimingSettings& timing = lab.timing_for(*t.part);
+    const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack,
+                                  m.reference_work > 0 ? m.reference_work : m.work);
+    if (s < least)
+      notes += where + "your time is below what the hardware can do (" + fmt("%.4g ms", least) +
+               "): the grader would reject it as implausible.\n";
+  }
+  out << text_table({{"part"},
+                     {"dataset"},
+                     {"yours ms", true},
+                     {"reference ms", true},
+                     {"ratio", true},
+                     {"rounds", true},
+                     {"timed outputs"}},
+                    rows);
+  out << notes;
+}
+
+}  // namespace
+
+int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
+  const Paths paths = Paths::current();
+  const LabConfig lab = LabConfig::load_id(paths.source, o.lab);
+  const bool cuda_built = o.cuda_runners_built;
+  const std::string backend = !o.backend.empty() ? o.backend : cuda_built ? "cuda" : "sim";
+  std::vector<Timing> timings = plan(lab, selected_parts(lab, o), o.dataset);
+
+  int status = kExitOk;
+  bool any_gpu = false;
+  for (const auto& t : timings) any_gpu = any_gpu || t.part->gpu;
+  if (any_gpu) {
+    const std::string why =
+        no_gpu_timing(backend, cuda_built, backend == "cuda" ? device_preflight() : DeviceInfo{});
+    if (!why.empty()) {
+      std::vector<std::string> skipped;
+      std::vector<Timing> cpu;
+      for (auto& t : timings)
+        if (!t.part->gpu)
+          cpu.push_back(t);
+        else if (std::find(skipped.begin(), skipped.end(), t.part->name) == skipped.end())
+          skipped.push_back(t.part->name);
+      out << "gpulab time: not timing ";
+      for (size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << skipped[i];
+      out << ": GPU parts are timed only on an NVIDIA GPU, and " << why << ". `gpulab run "
+          << lab.id << " --backend sim` checks your kernels here, without times.\n";
+      timings = std::move(cpu);
+      status = kExitNeedsGpu;
+      if (timings.empty()) return status;
+    }
+  }
+
+  // As gpulab run: the lab folder of the gpulab tree the student stands in (lab_tree.h).
+  const Staged submission(
+      lab, !o.submission.empty()
+               ? o.submission
+               : student_lab_folder(fs::current_path(), lab.id, paths.lab_dir(lab.id)).dir);
+  GradeOptions g;
+  g.lab = lab.id;
+  g.submission = submission.path();
+  for (const auto& t : timings)
+    if (std::find(g.parts.begin(), g.parts.end(), t.part->name) == g.parts.end())
+      g.parts.push_back(t.part->name);
+  g.include_hidden = false;
+  g.review_flags = false;
+  g.allow_unsandboxed = true;  // the student's own code, on their machine (as gpulab run)
+  g.backend = backend;
+  bool measured = false, reference = false;
+  std::string no_reference;
+  g.measure = [&](GradeContext& c, RunnerBuilds& runners, ReportBuilder& builder) {
+    measured = true;
+    reference = c.scope.reference;
+    if (!reference)
+      no_reference = "No reference here to time against (" +
+                     c.paths.reference_runner(lab.id, backend).string() +
+                     " is missing, and there is no reference/ folder to build it from): your "
+                     "times alone.\n";
+    TimedTests timed(c, runners, builder);
+    for (auto& t : timings) {
+      DatasetRow row{t.part->name, t.dataset->name, "pass", 0, -1, -1, -1};
+      t.m = timed.time_rounds(*t.part, c.dataset(*t.group, *t.dataset), reference, nullptr, row);
+      t.result = row.result;
+    }
+  };
+  const Report report = grade(g, log);
+  if (report.stopped_by) return kExitStopped;
+  if (!report.grader_error.empty()) throw std::runtime_error(report.grader_error);
+  if (!measured) {  // refused or did not build: every part's test says the same, so once
+    out << "gpulab time: " << submission.shown().string() << ": "
+        << (report.tests.empty() ? std::string("not built") : report.tests.front().output) << "\n";
+    return kExitTestsFailed;
+  }
+  out << "gpulab time " << lab.id << " (" << backend << " backend): " << submission.shown().string()
+      << (reference ? " against the reference" : "") << ", in rounds of timed runs"
+      << (reference ? ", yours and the reference's in turn" : "")
+      << ", each in a process of its own; times are medians over the rounds, the ratio the "
+         "median of the rounds' ratios, as grading scores it.\n"
+      << no_reference;
+  print(lab, timings, reference, out);
+  for (const auto& t : timings)
+    if (!t.m.failed.empty()) return kExitTestsFailed;
+  return status;
+}
+
+}  // namespace gpulab

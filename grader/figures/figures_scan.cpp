@@ -1,0 +1,63 @@
+// scan.md's and segmented-scan.md's Brent–Kung trees on the 8-element example of
+// segmented-scan.md section 1: a row per level, a box per element, a line for each value a
+// level's update read.
+#include "figures/figures.h"
+#include "figures/scan_trace.h"
+
+namespace gpulab {
+
+namespace {
+
+const std::vector<long long> kExample{3, 1, 4, 1, 5, 9, 2, 6};
+const std::vector<int> kHeads{1, 0, 0, 1, 0, 0, 0, 1};
+
+constexpr double kLeft = 96, kTop = 48, kPitchX = 56, kPitchY = 58, kCellW = 44, kCellH = 26;
+constexpr Rgb kUp{255, 214, 170}, kDown{190, 215, 245}, kHead{170, 30, 40};
+
+Canvas draw_trace(const std::vector<TraceLevel>& levels, const std::string& title,
+                  bool with_flags) {
+  const size_t m = levels.front().values.size();
+  Canvas c(static_cast<int>(kLeft + m * kPitchX + 12),
+           static_cast<int>(kTop + levels.size() * kPitchY + 8));
+  c.text(12, 22, title, 15);
+  for (size_t k = 0; k < m; ++k)
+    c.text(kLeft + k * kPitchX + kCellW / 2, kTop - 8, "[" + std::to_string(k) + "]", 11,
+           Anchor::middle, kGrey);
+  bool down = false;
+  for (size_t r = 0; r < levels.size(); ++r) {
+    const TraceLevel& lv = levels[r];
+    if (lv.label == "clear root") down = true;
+    const double y = kTop + r * kPitchY;
+    c.text(12, y + 18, lv.label, 13);
+    for (const auto& [from, to] : lv.reads)
+      c.line(kLeft + from * kPitchX + kCellW / 2, y - kPitchY + kCellH,
+             kLeft + to * kPitchX + kCellW / 2, y, kGrey, 1.5);
+    for (size_t k = 0; k < m; ++k) {
+      bool changed = false;
+      for (int w : lv.changed) changed |= static_cast<size_t>(w) == k;
+      const double x = kLeft + k * kPitchX;
+      c.rect(x, y, kCellW, kCellH, changed ? (down ? kDown : kUp) : kWhite, kBlack);
+      c.text(x + kCellW / 2, y + 18, std::to_string(lv.values[k]), 13, Anchor::middle);
+      if (with_flags && lv.flags[k]) c.rect(x + kCellW - 9, y + 1, 8, 8, kHead);
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<Figure> scan_figures() {
+  return {{"brent-kung", draw_trace(brent_kung_trace(kExample),
+                                    "Brent-Kung exclusive scan of 3 1 4 1 5 9 2 6: up-sweep "
+                                    "(orange), root cleared, down-sweep (blue)",
+                                    false)}};
+}
+
+std::vector<Figure> segmented_scan_figures() {
+  return {
+      {"segmented-brent-kung",
+       draw_trace(segmented_brent_kung_trace(kExample, kHeads),
+                  "Segmented Brent-Kung scan, heads at 0, 3, 7 (red corner: flag f set)", true)}};
+}
+
+}  // namespace gpulab

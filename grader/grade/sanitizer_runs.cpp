@@ -1,0 +1,223 @@
+#include "grade/sanitizer_runs.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+
+#include "core/grade_phases.h"
+#include "files/remove_tree.h"
+#include "os/side_by_side.h"
+#include "run/run_output.h"
+#include "run/runner_client.h"
+#include "text/joined_words.h"
+#include "text/safe_text.h"
+
+namespace gpulab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// One run under a tool, on the clock: the tools slow kernels down tens of times (racecheck the
+// most), and the public datasets are small.
+constexpr double kSanitizedRunLimitS = 300;
+// What a note quotes of a run's output.
+constexpr size_t kOutputQuoted = 1000;
+
+// The tools the grading runs: all of them for `run --sanitize`, none for `run` without it,
+// grade_sanitizer_tools for grade.
+std::vector<std::string> asked_tools(const GradeContext& c) {
+  if (c.o.sanitize) return *c.o.sanitize ? sanitizer_tools() : std::vector<std::string>{};
+  return grade_sanitizer_tools(c.lab, c.work / "submission");
+}
+
+// A student file is read this far for the word: the intake caps what a submission holds.
+constexpr size_t kSharedWordRead = size_t{8} << 20;
+
+bool spells_shared(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string text(kSharedWordRead, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text.find("__shared__") != std::string::npos;
+}
+
+// What a dataset's input folder holds, in bytes (the grader wrote it).
+uintmax_t input_bytes(const fs::path& input) {
+  uintmax_t n = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec)) n += it->file_size(ec);
+  return n;
+}
+
+// The log a run left in `out_dir`, as much of it as is read.
+std::string read_log(const fs::path& out_dir) {
+  const RunOutput output(out_dir);
+  RunFile file = output.open(kSanitizerLog);
+  if (!file.is_open()) return {};
+  std::string text(kSanitizerLogLimit, '\0');
+  file.stream().read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(file.stream().gcount()));
+  return text;
+}
+
+}  // namespace
+
+std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
+                                                          ReportBuilder& out) {
+  const std::vector<std::string> tools = asked_tools(c);
+  if (tools.empty()) return nullptr;
+  const bool asked = c.o.sanitize.value_or(false);  // by the person running gpulab run
+  const std::string title = "compute-sanitizer not run: ";
+  if (c.sim()) {
+    if (asked)
+      out.info(title + "the CPU backend checks for the same bugs itself",
+               "compute-sanitizer runs on a GPU (the cuda backend); the CPU backend checks every "
+               "run for the same bugs itself.",
+               {});
+    return nullptr;
+  }
+  if (!c.device.usable) {  // GPU parts are not run at all then, which the report says
+    if (asked)
+      out.info(title + "no usable GPU",
+               "There is no usable CUDA GPU here (" + c.device.problem + ").", {});
+    return nullptr;
+  }
+  std::string why;
+  fs::path tool = find_compute_sanitizer(c.paths.nvcc, why);
+  std::error_code ec;
+  if (!tool.empty() && !fs::is_regular_file(c.paths.confine(), ec)) {
+    // Without it the run could signal the tool that watches it: no run under the tool at all.
+    tool.clear();
+    why = c.paths.confine().string() + ", which starts the runner under the tool, is missing " +
+          "(cmake --build " + c.paths.build.string() + " --target gpulab-confine)";
+  }
+  if (tool.empty()) {
+    if (asked) throw std::runtime_error("--sanitize: " + why);
+    out.info(title + "not installed",
+             "lab.json asks grading to run compute-sanitizer on the public datasets, "
+             "but " +
+                 why + "; no dataset fails for it.",
+             {});
+    return nullptr;
+  }
+  return std::make_shared<SanitizerRuns>(c, std::move(tool), tools, asked);
+}
+
+std::vector<std::string> grade_sanitizer_tools(const LabConfig& lab, const fs::path& submission) {
+  if (!lab.sanitize_tools.empty()) return lab.sanitize_tools;
+  std::vector<std::string> tools = {"memcheck", "initcheck"};
+  if (std::any_of(lab.student_files.begin(), lab.student_files.end(),
+                  [&](const std::string& f) { return spells_shared(submission / f); }))
+    tools.insert(tools.end(), {"racecheck", "synccheck"});
+  return tools;
+}
+
+std::vector<size_t> SanitizerRuns::pick(const PartSpec& part, const GroupSpec& g,
+                                        const std::vector<Candidate>& runs) const {
+  std::vector<size_t> picked;
+  if (!part.gpu || g.hidden || g.timing) return picked;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!runs[i].timed_out && (runs[i].passed || asked_)) picked.push_back(i);
+  if (asked_ || picked.size() <= static_cast<size_t>(c_.lab.sanitize_datasets)) return picked;
+  std::vector<uintmax_t> bytes(runs.size());
+  for (size_t i : picked) bytes[i] = input_bytes(runs[i].input);
+  std::stable_sort(picked.begin(), picked.end(),
+                   [&](size_t a, size_t b) { return bytes[a] < bytes[b]; });
+  picked.resize(static_cast<size_t>(c_.lab.sanitize_datasets));
+  std::sort(picked.begin(), picked.end());
+  return picked;
+}
+
+std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
+                                                         const std::vector<Job>& jobs) {
+  const ScopedPhase phase(GradePhase::kSanitizer);
+  std::vector<Verdict> verdicts(jobs.size());
+  const BuildResult& b = c_.student;  // the graded runner, with line information
+  // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from there),
+  // where the sandbox does not show it already as part of the system.
+  std::error_code ec;
+  const fs::path toolkit = fs::weakly_canonical(tool_, ec).parent_path().parent_path();
+  const RunLimit limit = RunLimit::clock(kSanitizedRunLimitS,
+                                         "the limit under compute-sanitizer is " +
+                                             std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
+                                             " s on the clock");
+  // Every (dataset, tool) run side by side, each in a process of its own, as many at once as
+  // the machine has cores: racecheck, the slowest tool, works mostly on the CPU. What they
+  // found is told per dataset, in the tools' order.
+  c_.steps.note(part.name + " on " + std::to_string(jobs.size()) + " dataset(s) under compute-" +
+                "sanitizer " + joined(tools_));
+  struct ToolRun {
+    RunOutcome o;
+    SanitizerReport r;
+  };
+  const size_t n_tools = tools_.size();
+  std::vector<ToolRun> runs(jobs.size() * n_tools);
+  side_by_side(runs.size(), [&](size_t i) {
+    const Job& job = jobs[i / n_tools];
+    const std::string& tool = tools_[i % n_tools];
+    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / job.d.group / job.d.name;
+    remove_tree(out);  // an earlier grading's run (remove_tree.h)
+    // The tool starts gpulab-confine, which becomes the runner under a seccomp filter that
+    // keeps it from signalling, tracing or limiting the tool (seccomp_filter.h).
+    RunRequest run(b.runner, part, job.d, out, limit);
+    const fs::path confine = c_.paths.confine();
+    run.wrapper = {sanitizer_command(tool_, tool, {confine.string()}), {confine}};
+    if (!toolkit.empty() && toolkit != "/") run.wrapper.read_only.push_back(toolkit);
+    // The tool starts threads of its own when it likes: the run's are not checked (its outputs
+    // and time never count).
+    run.flags = job.flags;
+    run.flags.push_back(kUnderToolFlag);
+    runs[i].o = run_runner(c_.place(), run);
+    runs[i].r = parse_sanitizer_log(read_log(out), tool);
+  });
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    Verdict& v = verdicts[j];
+    for (size_t t = 0; t < n_tools; ++t) {
+      const std::string& tool = tools_[t];
+      const RunOutcome& o = runs[j * n_tools + t].o;
+      const SanitizerReport& r = runs[j * n_tools + t].r;
+      const bool fails = sanitizer_fails(r, o.process.exit_code);
+      const std::string cut =
+          sanitizer_cut_short(r, {o.process.exit_code, o.process.signal, o.timed_out,
+                                  !o.result.is_null() || !o.outputs->names().empty()});
+      if (!cut.empty()) {  // whatever the log shows besides: the tool did not see the whole run
+        v.fails = v.cut_short = true;
+        v.notes += "\n  compute-sanitizer " + tool + cut +
+                   ". This lab's public datasets run under the tool too, and a run "
+                   "that does not let it finish, or that touches its log, fails the dataset. Does "
+                   "your code signal other processes or write files? `gpulab run --sanitize` "
+                   "shows the tool's own words.";
+        v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
+        continue;
+      }
+      if (!r.started && !fails) {
+        v.notes +=
+            "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() +
+            ")" +
+            (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
+        continue;
+      }
+      // The tool ran, but the runner under it did not finish (no record came over its channel):
+      // what the tool saw is not the whole run, and the note says so.
+      if (!fails && o.result.is_null())
+        v.notes += "\n  compute-sanitizer " + tool + " ran, but the run under it did not finish (" +
+                   quote_head(o.message, kOutputQuoted) + ")";
+      v.fails = v.fails || fails;
+      const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
+                                           [](const SanitizerFinding& f) { return f.fails; });
+      v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
+      if (fails && !shown_fails)  // counted, or the exit status says so, but its log shows none
+        v.notes += "\n  compute-sanitizer " + tool + " found " +
+                   (r.errors > 0 ? std::to_string(r.errors) + " errors" : std::string("errors")) +
+                   " that its log does not show";
+      else if (!r.summarized && !fails)
+        v.notes += "\n  compute-sanitizer " + tool + " stopped before its end (the run " +
+                   limit.describe(o.process) + "); what it found until then is shown";
+    }
+  }
+  return verdicts;
+}
+
+}  // namespace gpulab

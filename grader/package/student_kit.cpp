@@ -1,0 +1,57 @@
+#include "package/student_kit.h"
+
+#include <regex>
+
+#include "build/dist_policy.h"
+#include "build/kit_runners.h"
+#include "files/paths.h"
+
+namespace gpulab {
+
+namespace {
+
+// The labs of the kit: each labs/<lab>/lab.json it holds.
+std::vector<std::string> kit_labs(const std::vector<BundleFile>& files) {
+  static const std::regex lab_json("labs/([^/]+)/lab\\.json");
+  std::vector<std::string> labs;
+  std::smatch m;
+  for (const BundleFile& f : files)
+    if (std::regex_match(f.path, m, lab_json)) labs.push_back(m[1]);
+  return labs;
+}
+
+}  // namespace
+
+int make_student_kit(const std::filesystem::path& out, const ClassroomOptions& classroom,
+                     std::ostream& log) {
+  const Paths paths = Paths::current();
+  const std::string prefix = "gpulab/";
+  const auto files = select_files(Bundle::student_kit, tracked_files(paths.source));
+  // The labs the workflow grades, checked before the runners take their time.
+  const std::vector<std::string> graded =
+      classroom.workflow ? classroom_labs(classroom, kit_labs(files)) : std::vector<std::string>{};
+  std::vector<ArchiveFile> archive = read_bundle(paths.source, files, prefix);
+  const KitRunnerFiles runners = kit_runner_files(paths, files, prefix);
+  const std::string architectures = runners.architectures.describe();
+  // The README names the GPUs the shipped runners run on.
+  for (ArchiveFile& f : archive)
+    if (f.path == prefix + "README.md")
+      f.content = fill_template(f.content, {{"KIT_ARCHITECTURES", architectures}},
+                                "packaging/student-kit/README.md");
+  archive.insert(archive.end(), runners.files.begin(), runners.files.end());
+  if (classroom.workflow)
+    archive.push_back({prefix + kClassroomWorkflowPath, classroom_workflow(paths.source, graded)});
+  write_archive(out, archive);
+  log << "wrote " << out.string() << ": " << files.size() << " files and "
+      << runners.files.size() - 1 << " compiled runners (reference, baseline) for " << architectures
+      << " under " << prefix << " (see its README.md)\n";
+  if (classroom.workflow) {
+    log << "and " << prefix << kClassroomWorkflowPath
+        << ", the GitHub Classroom workflow: on each push it runs gpulab run --backend sim for";
+    for (const auto& lab : graded) log << " " << lab;
+    log << "\n";
+  }
+  return 0;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,43 @@
+// The CPU backend's report of a graded run, as the grader receives it: JSON lines on a pipe
+// the runtime was given at start (sim/README.md, "What is reported"). The run is the student's
+// program, and its code can write to that pipe as the runtime does, so the report is read as
+// the work of an adversary that can add lines and cut the stream short, but cannot take back
+// what was already sent, nor know the key the grader handed the runtime:
+//  - a finding is any line that parses as a JSON object other than the end record. One sent
+//    twice (when made, and with its final count at exit) is one finding, with the larger count;
+//    lines differing in anything but their count are two findings. A forged finding can only
+//    count against the run that wrote it.
+//  - the end record, {"end":{"launches":N,"records":M,"key":K}}, must be the last line, carry the
+//    grader's key, and follow exactly M findings lines. A run that finished must have one:
+//    without it, or with any of that wrong, the report was cut off, replaced or forged, and the
+//    run fails with a message that says so.
+// This module is pure: the bytes in, findings and the problem out. grader/run/runner_client.cpp
+// runs it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+// The pipe's number in a sim run, beside sample_protocol.h's (3, 4) and the sandbox's seccomp
+// program (10).
+constexpr int kSimReportFd = 5;
+// What the grader keeps of one run's report: far above the labs' (a record per finding site).
+constexpr size_t kSimReportLimit = size_t{4} << 20;
+
+struct SimReport {
+  std::vector<nlohmann::json> findings;  // in the order first received
+  long launches = -1;                    // from the end record; -1 without one
+  // Empty when the report is whole; else, for the student, what is wrong with it.
+  std::string problem;
+};
+
+// `bytes` as received; `key` the one the grader gave the run; `truncated` when more came than
+// was kept; `finished` when the run exited normally and said it ran (an end record is then
+// required: without `finished` the run failed anyway and its findings are read as they are).
+SimReport read_sim_report(const std::string& bytes, const std::string& key, bool truncated,
+                          bool finished);
+
+}  // namespace gpulab

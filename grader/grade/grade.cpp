@@ -74,8 +74,7 @@ class Grading {
     c_.device = device_preflight();
     c_.scope = scope();
     if (c_.o.require_gpu && !c_.sim() && !c_.device.usable)
-      throw std::runtime_error("Not graded: this machine has no usable CUDA GPU (" +
-                               c_.device.problem + "), and --require-gpu asks for one.");
+      throw std::runtime_error(not_graded_without_gpu("--require-gpu asks for one."));
     // A dataset that nothing graded here runs would grade nothing: 0 of 0, and a student left
     // wondering.
     if (!c_.scope.dataset.empty()) {
@@ -214,12 +213,17 @@ class Grading {
     for (const auto& part : c_.lab.parts)
       if (part.gpu && c_.scope.part_selected(part.name)) gpu_parts.push_back(part.name);
     if (gpu_parts.empty()) return;
-    throw std::runtime_error(
-        "Not graded: this machine has no usable CUDA GPU (" + c_.device.problem + "), and " +
+    throw std::runtime_error(not_graded_without_gpu(
         (gpu_parts.size() == 1 ? "the part " : "the parts ") + joined(gpu_parts) +
         (gpu_parts.size() == 1 ? " needs" : " need") +
         " one, so no score is given. Grade on a machine with a GPU, or with --backend sim (every "
-        "part on gpulab's CPU backend, without performance points).");
+        "part on gpulab's CPU backend, without performance points)."));
+  }
+
+  // Why a grading on the cuda backend refuses here: the machine's problem, then `because`.
+  std::string not_graded_without_gpu(const std::string& because) const {
+    return "Not graded: this machine has no usable CUDA GPU (" + c_.device.problem + "), and " +
+           because;
   }
 
   // What every run of this grading sees of the system (run_libraries.h), read once.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <string_view>
 
 #include "core/grade_phases.h"
 #include "files/remove_tree.h"
@@ -34,12 +35,22 @@ std::vector<std::string> asked_tools(const GradeContext& c) {
 // A student file is read this far for the word: the intake caps what a submission holds.
 constexpr size_t kSharedWordRead = size_t{8} << 20;
 
+// Read in pieces, each kept with the end of the one before so that the word is found across
+// their seam.
 bool spells_shared(const fs::path& file) {
+  static constexpr std::string_view kWord = "__shared__";
+  constexpr size_t kPiece = size_t{64} << 10;
   std::ifstream in(file, std::ios::binary);
-  std::string text(kSharedWordRead, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  return text.find("__shared__") != std::string::npos;
+  std::string text;
+  for (size_t read = 0; in && read < kSharedWordRead; read += kPiece) {
+    const size_t kept = text.size();
+    text.resize(kept + kPiece);
+    in.read(text.data() + kept, static_cast<std::streamsize>(kPiece));
+    text.resize(kept + static_cast<size_t>(in.gcount()));
+    if (text.find(kWord) != std::string::npos) return true;
+    if (text.size() >= kWord.size()) text.erase(0, text.size() - (kWord.size() - 1));
+  }
+  return false;
 }
 
 // What a dataset's input folder holds, in bytes (the grader wrote it).

@@ -324,6 +324,15 @@ TEST_CASE(
   test::write_file(file, "#define SHARED __shared__\n__global__ void k() { SHARED int t[32]; }\n");
   CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()) ==
         std::vector<std::string>{"memcheck", "initcheck", "racecheck", "synccheck"});
+  // The file is read in pieces of 64 KiB: the word is found across their seam, and far on.
+  for (const size_t at : {size_t{65536} - 5, size_t{65536} - 10, size_t{3} << 20}) {
+    INFO("__shared__ at byte " << at);
+    test::write_file(file, std::string(at, ' ') + "__shared__ int t[32];\n");
+    CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()).size() == 4);
+  }
+  // Beyond what is read (8 MiB: the intake's cap on a submission), it is not looked for.
+  test::write_file(file, std::string(size_t{9} << 20, ' ') + "__shared__\n");
+  CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()).size() == 2);
   std::filesystem::remove(file);  // a missing file is read as empty, never an error
   CHECK(gpulab::grade_sanitizer_tools(lab, dir.path()).size() == 2);
 }

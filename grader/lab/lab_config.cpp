@@ -97,12 +97,7 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     r.fail("id",
            "\"" + c.id + "\" does not match the folder name \"" + c.dir.filename().string() + "\"");
   c.title = r.str(j, "title", "lab");
-  if (j.contains("number")) {
-    if (!j["number"].is_number_unsigned() || j["number"].get<uint64_t>() < 1 ||
-        j["number"].get<uint64_t>() > 1000)
-      r.fail("number", "must be an integer from 1 to 1000 (the lab's place in the course)");
-    c.number = j["number"].get<int>();
-  }
+  if (j.contains("number")) c.number = r.integer(j, "number", "lab", 1, 1000);
   if (j.contains("summary")) c.summary = r.str(j, "summary", "lab");
   c.interface = r.str(j, "interface", "lab");
   c.student_files = r.strings(r.field(j, "student_files", "lab"), "student_files");
@@ -321,12 +316,8 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
       c.sanitize_tools = r.strings(sz["tools"], "sanitize.tools");
       if (c.sanitize_tools.empty()) r.fail("sanitize.tools", "must name at least one tool");
     }
-    if (sz.contains("datasets")) {
-      if (!sz["datasets"].is_number_unsigned() || sz["datasets"].get<uint64_t>() < 1 ||
-          sz["datasets"].get<uint64_t>() > 1000)
-        r.fail("sanitize.datasets", "must be an integer from 1 to 1000");
-      c.sanitize_datasets = sz["datasets"].get<int>();
-    }
+    if (sz.contains("datasets"))
+      c.sanitize_datasets = r.integer(sz, "datasets", "sanitize", 1, 1000);
     for (const auto& t : c.sanitize_tools) {
       if (!is_sanitizer_tool(t))
         r.fail("sanitize.tools", unknown_name("compute-sanitizer tool", t, sanitizer_tools()));

@@ -38,6 +38,15 @@ double LabJsonReader::num(const nlohmann::json& obj, const std::string& key,
   return v.get<double>();
 }
 
+int LabJsonReader::integer(const nlohmann::json& obj, const std::string& key,
+                           const std::string& where, int lo, int hi) const {
+  const auto& v = field(obj, key, where);
+  if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
+    fail(where + "." + key,
+         "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return v.get<int>();
+}
+
 std::vector<std::string> LabJsonReader::strings(const nlohmann::json& v,
                                                 const std::string& where) const {
   if (!v.is_array()) fail(where, "must be an array of strings");

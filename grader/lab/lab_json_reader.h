@@ -22,6 +22,9 @@ class LabJsonReader {
   std::string str(const nlohmann::json& obj, const std::string& key,
                   const std::string& where) const;
   double num(const nlohmann::json& obj, const std::string& key, const std::string& where) const;
+  // A whole number from `lo` to `hi`.
+  int integer(const nlohmann::json& obj, const std::string& key, const std::string& where, int lo,
+              int hi) const;
   std::vector<std::string> strings(const nlohmann::json& v, const std::string& where) const;
   // Every key of the object `obj` (at `where`; "" for the top level) must be one of `known`:
   // a misspelt key would otherwise be ignored and its setting silently lost. The error names

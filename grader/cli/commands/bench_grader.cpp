@@ -1,9 +1,9 @@
 // gpulab bench-grader: how long grading takes, and where the time goes (bench/bench_grader.h).
 #include "bench/bench_grader.h"
-#include "class/grade_all.h"
 
 #include <iostream>
 
+#include "class/grade_all.h"
 #include "cli/commands/commands.h"
 #include "cli/shared_options.h"
 #include "os/stop_signals.h"

@@ -1,9 +1,9 @@
 // gpulab labs: each lab, its title and parts; --update-readme rewrites the README's table of
 // labs from their lab.json (core/rubric.h).
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands/commands.h"
+#include "cli/commands/generated_block.h"
 #include "core/rubric.h"
 #include "files/paths.h"
 #include "lab/lab_config.h"
@@ -17,16 +17,10 @@ int update_readme() {
   std::vector<LabConfig> labs;
   for (const auto& file : find_lab_files(Paths::current().source))
     labs.push_back(LabConfig::load(file));
-  const auto path = Paths::current().source / "README.md";
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!replace_labs_block(text, labs)) {
-    std::cerr << path.string() << ": no lab table markers (" << kLabsBegin << ") found\n";
-    return kExitFailed;
-  }
-  std::ofstream(path) << text;
-  std::cout << "updated " << path.string() << "\n";
-  return kExitOk;
+  return rewrite_generated_block(
+      Paths::current().source / "README.md",
+      [&](std::string& text) { return replace_labs_block(text, labs); },
+      std::string("lab table markers (") + kLabsBegin + ")");
 }
 
 int list_labs() {

@@ -1,10 +1,10 @@
 // gpulab rubric <lab>: the lab's rubric as Markdown, or rewritten into its handout's block.
 #include "core/rubric.h"
 
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands/commands.h"
+#include "cli/commands/generated_block.h"
 #include "files/paths.h"
 #include "lab/lab_config.h"
 #include "os/exit_status.h"
@@ -19,16 +19,9 @@ int rubric(const std::string& id, bool update) {
     std::cout << rubric_markdown(lab);
     return kExitOk;
   }
-  const auto path = Paths::current().source / "handouts" / (id + ".md");
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!replace_rubric_block(text, lab)) {
-    std::cerr << path.string() << ": no rubric markers found\n";
-    return kExitFailed;
-  }
-  std::ofstream(path) << text;
-  std::cout << "updated " << path.string() << "\n";
-  return kExitOk;
+  return rewrite_generated_block(
+      Paths::current().source / "handouts" / (id + ".md"),
+      [&](std::string& text) { return replace_rubric_block(text, lab); }, "rubric markers");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <optional>
 
 #include "core/grade_phases.h"
 #include "core/scoring.h"
@@ -15,20 +17,20 @@
 #include "grade/sanitizer_runs.h"
 #include "os/process.h"
 #include "runner_flags.h"
+#include "text/joined_words.h"
 
 namespace gpulab {
 
 bool CorrectnessTests::grade(const PartSpec& part) {
   const PartRubric& rubric = c_.lab.rubric.at(part.name);
   const GradeScope& scope = c_.scope;
-  bool public_ok = true, part_timed_out = false;
+  bool public_ok = true;
   // Every call counts: on one dataset the function is called twice in one process, both
   // calls' outputs checked. A second call that goes wrong after a right first one fails every
   // correctness group of the part (fail_for_state_leak): other datasets call it only once.
-  const DatasetSpec* const called_twice = called_twice_on(c_.lab, part, scope);
-  std::string leaked_on;                  // the dataset where a second call went wrong
+  PartState state;
+  state.called_twice = called_twice_on(c_.lab, part, scope);
   std::vector<size_t> correctness_tests;  // their places in the report
-  bool mapped = false;  // a map of where an output is wrong was drawn: one a part is enough
   for (const auto& g : c_.lab.groups) {
     if (scope.group_off_backend(g, rubric))
       out_.info(part.name + ": correctness on the " + g.name + " datasets not run (" +
@@ -39,157 +41,234 @@ bool CorrectnessTests::grade(const PartSpec& part) {
     if (!scope.group_runs(g)) continue;
     const std::vector<const DatasetSpec*> sets = scope.datasets(g, part.name);
     if (sets.empty()) continue;
-    const double points = group_max(rubric, g.name);
-    // Each dataset's run and check first; then compute-sanitizer on those it picks, all side
-    // by side (none of it is timed); then each dataset's line, in order.
-    struct Ran {
-      const DatasetSpec* ds = nullptr;
-      bool skipped = false;  // not run: an earlier dataset timed out
-      DatasetDirs d;
-      std::vector<std::string> flags;  // the runner's, for this dataset
-      RunOutcome o;
-      CheckResult c;
-      bool bug_found = false;
-      std::string left;      // a failed run's wrong outputs, as its kernels left them
-      int job = -1;          // its place among compute-sanitizer's jobs, or none
-      std::string map_note;  // where the map of where it is wrong is (error_map_files.h)
-    };
-    std::vector<Ran> ran;
-    std::vector<SanitizerRuns::Job> jobs;
-    for (const DatasetSpec* ds : sets) {
-      Ran& r = ran.emplace_back();
-      r.ds = ds;
-      if (part_timed_out) {  // one hang is enough: do not wait out every dataset
-        r.skipped = true;
-        continue;
-      }
-      c_.steps.step(part.name + " on " + ds->name);
-      const auto out = c_.work / "runs" / part.name / ds->name;
-      const bool twice = ds == called_twice;
-      if (twice) r.flags = {kCallTwiceFlag};
-      try {
-        throw_if_out_of_time();  // a dataset made past the part's share only delays its end
-        r.d = c_.dataset(g, *ds);
-        r.o = correctness_run(part, r.d, out, r.flags);
-      } catch (OutOfTime& stop) {
-        // Under a time budget (process.h's ChildDeadline): what ran when it ran out, as the
-        // student may know it. A hidden dataset is not named, and anything that ran on one is
-        // told only with the hidden datasets' results (part_budgets.h).
-        if (stop.during.empty())
-          stop.during =
-              "your code's run on " + (g.hidden ? "a hidden dataset" : "the dataset " + ds->name);
-        stop.during_hidden = stop.during_hidden || g.hidden;
-        throw;
-      }
-      part_timed_out = r.o.timed_out;
-      r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
-      if (!r.o.ran && !r.o.timed_out && !r.o.outputs->names().empty()) {
-        const ScopedPhase phase(GradePhase::kCheck);
-        r.left = outputs_left_by_failure(c_.lab, part, r.d, *r.o.outputs);
-      }
-      if (r.o.ran) {
-        r.c = [&] {
-          const ScopedPhase phase(GradePhase::kCheck);
-          return check_outputs(c_.lab, part, r.d, *r.o.outputs, false, twice);
-        }();
-        if (r.c.state_leak) leaked_on = ds->name;
-        // Never of a hidden dataset, whose details are the instructor's (below).
-        if (!r.c.pass && !g.hidden && !mapped) {
-          const ScopedPhase phase(GradePhase::kCheck);
-          if (auto drawn = draw_error_map_files(c_.lab, part, r.d, *r.o.outputs, c_.o, c_.log)) {
-            mapped = true;
-            r.map_note = std::move(drawn->note);
-            if (drawn->image) out_.image(std::move(*drawn->image));
-          }
-        }
-        // The check above says what is wrong with an output not kept; the log repeats it.
-        if (!c_.o.keep_outputs.empty() && !g.hidden)
-          if (const std::string not_kept =
-                  keep_outputs(c_.lab, part, r.d, *r.o.outputs, c_.o.keep_outputs);
-              !not_kept.empty())
-            c_.log << "  " << not_kept << "\n";
-      }
-    }
-    // Under compute-sanitizer too, where this grading runs it (sanitizer_runs.h): the datasets it
-    // picks, an error it finds failing the dataset as the CPU backend's findings do.
-    if (c_.sanitizer) {
-      std::vector<SanitizerRuns::Candidate> candidates;
-      for (const Ran& r : ran)
-        candidates.push_back(
-            {r.d.input, !r.skipped && r.o.ran && r.c.pass && !r.bug_found, r.o.timed_out});
-      for (size_t i : c_.sanitizer->pick(part, g, candidates)) {
-        if (ran[i].skipped) continue;
-        ran[i].job = static_cast<int>(jobs.size());
-        jobs.push_back({ran[i].d, ran[i].flags});
-      }
-    }
-    const std::vector<SanitizerRuns::Verdict> verdicts =
-        jobs.empty() ? std::vector<SanitizerRuns::Verdict>{}
-                     : while_doing("your code's runs under compute-sanitizer",
-                                   [&] { return c_.sanitizer->check(part, jobs); });
-    int passed = 0;
-    std::string details;
-    std::vector<SimFindingSite> sites;  // the CPU backend's findings, for the class view
-    for (const Ran& r : ran) {
-      if (r.skipped) {
-        out_.row({part.name, r.ds->name, "skipped", INFINITY, -1, -1, -1});
-        details += "FAIL " + r.ds->name + ": not run, an earlier dataset timed out\n";
-        continue;
-      }
-      DatasetRow row{part.name, r.ds->name, "error", INFINITY, -1, -1, -1};
-      const SanitizerRuns::Verdict sanitized =
-          r.job < 0 ? SanitizerRuns::Verdict{} : verdicts[static_cast<size_t>(r.job)];
-      std::string line;
-      if (r.o.ran) {
-        const bool pass = r.c.pass && !r.bug_found && !sanitized.fails;
-        row.result = pass ? "pass" : "FAIL";
-        row.err_over_bound = r.c.max_err_over_bound;
-        passed += pass;
-        line = std::string(pass ? "PASS " : "FAIL ") + r.ds->name + ": " + r.c.message;
-        if (!r.map_note.empty()) line += "\n" + r.map_note;
-        if (r.c.pass && r.bug_found)
-          line +=
-              "\nThe outputs are right, but the CPU backend found a bug that can give "
-              "wrong results on a GPU:";
-        else if (r.c.pass && sanitized.cut_short)
-          line +=
-              "\nThe outputs are right, but the run under compute-sanitizer cut the tool short:";
-        else if (r.c.pass && sanitized.fails)
-          line +=
-              "\nThe outputs are right, but compute-sanitizer found a bug that can give wrong "
-              "results:";
-      } else {
-        line = "FAIL " + r.ds->name + ": " + r.o.message;
-        if (!r.left.empty()) line += "\n" + r.left;
-      }
-      const std::vector<std::string> strip = {(c_.work / "submission").string() + "/",
-                                              c_.paths.source.string() + "/"};
-      line += describe_sim_findings(r.o.sim_findings, strip) +
-              describe_sanitizer_findings(sanitized.findings, strip) + sanitized.notes;
-      add_sim_finding_sites(sites, r.o.sim_findings, c_.work / "submission", strip);
-      out_.row(row);
-      details += line + "\n";
-    }
-    const Award award = group_award(passed, static_cast<int>(sets.size()), points);
-    const bool all = award.passed;
-    if (!g.hidden) public_ok = public_ok && all;
-    std::string output = std::to_string(passed) + " of " + std::to_string(sets.size()) + " " +
-                         g.name + " datasets passed" +
-                         (all ? "." : "; every one must pass for these points.");
-    if (!g.hidden) output += "\n" + details;
-    correctness_tests.push_back(
-        out_.scored(part.name + ": correctness on the " + g.name + " datasets", award.score, points,
-                    all, std::move(output), {part.name, g.name}));
-    out_.test(correctness_tests.back()).on_hidden_datasets = g.hidden;
-    size_t detailed = correctness_tests.back();  // the test whose output gives the details
-    if (g.hidden)                                // the details, for instructors only
-      detailed =
-          out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)",
-                                  details, {part.name, g.name}, all);
-    out_.test(detailed).sim_findings = std::move(sites);
+    std::vector<SanitizerRuns::Verdict> verdicts;
+    const std::vector<DatasetRun> runs = run_group(part, g, sets, state, verdicts);
+    const size_t test = score_group(part, g, group_max(rubric, g.name), runs, verdicts, state);
+    correctness_tests.push_back(test);
+    if (!g.hidden) public_ok = public_ok && out_.test(test).passed;
   }
-  if (!leaked_on.empty()) fail_for_state_leak(correctness_tests, leaked_on);
+  if (!state.leaked_on.empty()) fail_for_state_leak(correctness_tests, state.leaked_on);
   return public_ok;
+}
+
+// Each dataset's run and check, in order. Under compute-sanitizer too, where this grading runs
+// it (sanitizer_runs.h): the datasets it picks run under the tools in the background from the
+// start, beside the correctness runs (none of it is timed), and run first themselves.
+std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
+    const PartSpec& part, const GroupSpec& g, const std::vector<const DatasetSpec*>& sets,
+    PartState& state, std::vector<SanitizerRuns::Verdict>& verdicts) {
+  std::vector<DatasetRun> runs(sets.size());
+  std::vector<size_t> order(sets.size());
+  std::vector<bool> picked(sets.size(), false);
+  for (size_t i = 0; i < sets.size(); ++i) {
+    order[i] = i;
+    runs[i].ds = sets[i];
+    if (sets[i] == state.called_twice) runs[i].flags = {kCallTwiceFlag};
+  }
+  std::optional<SanitizerRuns::Batch> tools;
+  if (c_.sanitizer && c_.sanitizer->applies(part, g) && !state.timed_out) {
+    // The smallest are picked: every dataset is made first, to be weighed.
+    std::vector<std::filesystem::path> inputs;
+    for (DatasetRun& r : runs) {
+      within_share(g, r, [] {});
+      inputs.push_back(r.d.input);
+    }
+    for (size_t i : c_.sanitizer->pick(inputs)) picked[i] = true;
+    std::stable_partition(order.begin(), order.end(), [&](size_t i) { return picked[i]; });
+    tools.emplace(*c_.sanitizer, part);
+    std::vector<SanitizerRuns::Job> jobs;
+    for (size_t i : order)
+      if (picked[i]) jobs.push_back({runs[i].d, runs[i].flags});
+    const std::vector<size_t> places = tools->start(jobs);
+    for (size_t k = 0, i = 0; i < order.size(); ++i)
+      if (picked[order[i]]) runs[order[i]].job = static_cast<int>(places[k++]);
+  }
+  for (size_t i : order) {
+    DatasetRun& r = runs[i];
+    if (state.timed_out) {  // one hang is enough: do not wait out every dataset
+      r.skipped = true;
+      continue;
+    }
+    run_dataset(part, g, r, tools ? &*tools : nullptr, runs, state);
+    if (r.o.timed_out && tools) {
+      // Its runs under the tools would hang as long, and those of the datasets left will not
+      // be told: both stop. Those of the datasets that ran go on.
+      bool left = false;
+      for (size_t j : order) {
+        left = left || j == i;
+        if (left && runs[j].job >= 0) tools->cancel(static_cast<size_t>(runs[j].job));
+      }
+    }
+  }
+  if (tools)
+    verdicts =
+        while_doing("your code's runs under compute-sanitizer", [&] { return tools->verdicts(); });
+  return runs;
+}
+
+// Within the part's share of a time budget (process.h's ChildDeadline), `r`'s dataset made if it
+// is not yet, then `work`: what ran when it ran out, as the student may know it. A hidden
+// dataset is not named, and anything that ran on one is told only with the hidden datasets'
+// results (part_budgets.h).
+void CorrectnessTests::within_share(const GroupSpec& g, DatasetRun& r,
+                                    const std::function<void()>& work) {
+  try {
+    throw_if_out_of_time();  // a dataset made past the part's share only delays its end
+    if (!r.made) r.d = c_.dataset(g, *r.ds);
+    r.made = true;
+    work();
+  } catch (OutOfTime& stop) {
+    if (stop.during.empty())
+      stop.during =
+          "your code's run on " + (g.hidden ? "a hidden dataset" : "the dataset " + r.ds->name);
+    stop.during_hidden = stop.during_hidden || g.hidden;
+    throw;
+  }
+}
+
+// One dataset's run (again alone where it timed out beside the tools' runs) and check, and
+// what the part keeps of it: a hang, a second call gone wrong, the one error map.
+void CorrectnessTests::run_dataset(const PartSpec& part, const GroupSpec& g, DatasetRun& r,
+                                   SanitizerRuns::Batch* tools, std::vector<DatasetRun>& runs,
+                                   PartState& state) {
+  const DatasetSpec* ds = r.ds;
+  c_.steps.step(part.name + " on " + ds->name);
+  const auto out = c_.work / "runs" / part.name / ds->name;
+  within_share(g, r, [&] {
+    const bool beside_tools = tools && tools->busy();  // until they have all ended
+    r.o = correctness_run(part, r.d, out, r.flags);
+    if (r.o.timed_out && beside_tools) {
+      // The GPU took turns with those runs: a fair limit is one the run had alone. Its own
+      // runs under the tools stop, and start again if it passes in time alone.
+      c_.log << "  " << part.name << " on " << ds->name
+             << " timed out beside runs under compute-sanitizer: once more, alone\n";
+      if (r.job >= 0) tools->cancel(static_cast<size_t>(r.job));
+      tools->settle();
+      r.o = correctness_run(part, r.d, out, r.flags);
+      if (r.job >= 0 && !r.o.timed_out) {
+        const int stopped = r.job, again = static_cast<int>(tools->again(r.job));
+        for (DatasetRun& other : runs)
+          if (other.job == stopped) other.job = again;
+      }
+    }
+  });
+  if (r.o.timed_out) {
+    state.timed_out = true;
+    state.hung_on = g.hidden ? "a hidden dataset" : "the dataset " + ds->name;
+  }
+  r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
+  if (!r.o.ran && !r.o.timed_out && !r.o.outputs->names().empty()) {
+    const ScopedPhase phase(GradePhase::kCheck);
+    r.left = outputs_left_by_failure(c_.lab, part, r.d, *r.o.outputs);
+  }
+  if (!r.o.ran) return;
+  r.c = [&] {
+    const ScopedPhase phase(GradePhase::kCheck);
+    return check_outputs(c_.lab, part, r.d, *r.o.outputs, false, ds == state.called_twice);
+  }();
+  if (r.c.state_leak) state.leaked_on = ds->name;
+  // Never of a hidden dataset, whose details are the instructor's (score_group).
+  if (!r.c.pass && !g.hidden && !state.mapped) {
+    const ScopedPhase phase(GradePhase::kCheck);
+    if (auto drawn = draw_error_map_files(c_.lab, part, r.d, *r.o.outputs, c_.o, c_.log)) {
+      state.mapped = true;
+      r.map_note = std::move(drawn->note);
+      if (drawn->image) out_.image(std::move(*drawn->image));
+    }
+  }
+  // The check above says what is wrong with an output not kept; the log repeats it.
+  if (!c_.o.keep_outputs.empty() && !g.hidden)
+    if (const std::string not_kept =
+            keep_outputs(c_.lab, part, r.d, *r.o.outputs, c_.o.keep_outputs);
+        !not_kept.empty())
+      c_.log << "  " << not_kept << "\n";
+}
+
+// The group's test: each dataset's row and line, in lab.json's order; all its points when every
+// dataset passed (group_award). Its place in the report.
+size_t CorrectnessTests::score_group(const PartSpec& part, const GroupSpec& g, double points,
+                                     const std::vector<DatasetRun>& runs,
+                                     const std::vector<SanitizerRuns::Verdict>& verdicts,
+                                     const PartState& state) {
+  int passed = 0;
+  std::string details;
+  std::vector<SimFindingSite> sites;  // the CPU backend's findings, for the class view
+  for (const DatasetRun& r : runs) {
+    if (r.skipped) {
+      out_.row({part.name, r.ds->name, "skipped", INFINITY, -1, -1, -1});
+      details += "FAIL " + r.ds->name + ": not run: the run on " + state.hung_on +
+                 " timed out, and one hang is enough\n";
+      continue;
+    }
+    DatasetRow row{part.name, r.ds->name, "error", INFINITY, -1, -1, -1};
+    const SanitizerRuns::Verdict none;
+    const SanitizerRuns::Verdict& sanitized =
+        r.job < 0 ? none : verdicts.at(static_cast<size_t>(r.job));
+    details += dataset_line(r, sanitized, row, sites) + "\n";
+    passed += row.result == "pass";
+    out_.row(row);
+  }
+  const Award award = group_award(passed, static_cast<int>(runs.size()), points);
+  const bool all = award.passed;
+  std::string output = std::to_string(passed) + " of " + std::to_string(runs.size()) + " " +
+                       g.name + " datasets passed" +
+                       (all ? "." : "; every one must pass for these points.");
+  if (!g.hidden) output += "\n" + details;
+  const size_t test = out_.scored(part.name + ": correctness on the " + g.name + " datasets",
+                                  award.score, points, all, std::move(output), {part.name, g.name});
+  out_.test(test).on_hidden_datasets = g.hidden;
+  size_t detailed = test;  // the test whose output gives the details
+  if (g.hidden)            // the details, for instructors only
+    detailed = out_.instructors_detail(part.name + ": " + g.name + " dataset details (instructors)",
+                                       details, {part.name, g.name}, all);
+  out_.test(detailed).sim_findings = std::move(sites);
+  return test;
+}
+
+// One dataset's line of the group's test, its row's result filled in: what its check said,
+// then what the CPU backend or compute-sanitizer found.
+std::string CorrectnessTests::dataset_line(const DatasetRun& r, const SanitizerRuns::Verdict& tools,
+                                           DatasetRow& row,
+                                           std::vector<SimFindingSite>& sites) const {
+  // Datasets that ran under the tools together share one verdict, told in full under the first
+  // of them: which one showed a finding, `gpulab run --sanitize` says.
+  std::string ran_with = ":";
+  bool told_here = true;
+  if (tools.datasets.size() > 1) {
+    told_here = tools.datasets.front() == r.ds->name;
+    ran_with = " (the datasets " + joined(tools.datasets) +
+               " ran together under it; `gpulab run --sanitize` runs each alone)" +
+               (told_here ? ":" : ": see " + tools.datasets.front() + ".");
+  }
+  std::string line;
+  if (r.o.ran) {
+    const bool pass = r.c.pass && !r.bug_found && !tools.fails;
+    row.result = pass ? "pass" : "FAIL";
+    row.err_over_bound = r.c.max_err_over_bound;
+    line = std::string(pass ? "PASS " : "FAIL ") + r.ds->name + ": " + r.c.message;
+    if (!r.map_note.empty()) line += "\n" + r.map_note;
+    if (r.c.pass && r.bug_found)
+      line +=
+          "\nThe outputs are right, but the CPU backend found a bug that can give "
+          "wrong results on a GPU:";
+    else if (r.c.pass && tools.cut_short)
+      line += "\nThe outputs are right, but the run under compute-sanitizer cut the tool short" +
+              ran_with;
+    else if (r.c.pass && tools.fails)
+      line +=
+          "\nThe outputs are right, but compute-sanitizer found a bug that can give wrong "
+          "results" +
+          ran_with;
+  } else {
+    line = "FAIL " + r.ds->name + ": " + r.o.message;
+    if (!r.left.empty()) line += "\n" + r.left;
+  }
+  const std::vector<std::string> strip = {(c_.work / "submission").string() + "/",
+                                          c_.paths.source.string() + "/"};
+  line += describe_sim_findings(r.o.sim_findings, strip);
+  if (told_here) line += describe_sanitizer_findings(tools.findings, strip) + tools.notes;
+  add_sim_finding_sites(sites, r.o.sim_findings, c_.work / "submission", strip);
+  return line;
 }
 
 // One correctness run of the student's code on `d`, under its time limit (run_limit.h). On

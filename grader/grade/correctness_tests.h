@@ -5,13 +5,17 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/report.h"
 #include "core/report_builder.h"
+#include "data/check.h"
 #include "grade/grade_context.h"
 #include "grade/runner_builds.h"
+#include "grade/sanitizer_runs.h"
 #include "run/runner_client.h"
 
 namespace gpulab {
@@ -26,6 +30,40 @@ class CorrectnessTests {
   bool grade(const PartSpec& part);
 
  private:
+  // What a part's correctness tests carry from group to group.
+  struct PartState {
+    const DatasetSpec* called_twice = nullptr;  // the dataset whose function is called twice
+    bool timed_out = false;                     // a run hung: no other runs (one hang is enough)
+    std::string hung_on;    // "the dataset X", or "a hidden dataset", whose run hung
+    std::string leaked_on;  // the dataset where a second call went wrong
+    bool mapped = false;    // a map of where an output is wrong was drawn: one a part is enough
+  };
+  // One dataset of a group: how its run and check went.
+  struct DatasetRun {
+    const DatasetSpec* ds = nullptr;
+    bool skipped = false;  // not run: another dataset hung (PartState::hung_on)
+    DatasetDirs d;
+    bool made = false;               // d is ready
+    std::vector<std::string> flags;  // the runner's, for this dataset
+    RunOutcome o;
+    CheckResult c;
+    bool bug_found = false;  // a CPU backend finding that fails the dataset
+    std::string left;        // a failed run's wrong outputs, as its kernels left them
+    int job = -1;            // its place among the tools' verdicts (one per process), or none
+    std::string map_note;    // where the map of where it is wrong is (error_map_files.h)
+  };
+
+  std::vector<DatasetRun> run_group(const PartSpec& part, const GroupSpec& g,
+                                    const std::vector<const DatasetSpec*>& sets, PartState& state,
+                                    std::vector<SanitizerRuns::Verdict>& verdicts);
+  void within_share(const GroupSpec& g, DatasetRun& r, const std::function<void()>& work);
+  void run_dataset(const PartSpec& part, const GroupSpec& g, DatasetRun& r,
+                   SanitizerRuns::Batch* tools, std::vector<DatasetRun>& runs, PartState& state);
+  size_t score_group(const PartSpec& part, const GroupSpec& g, double points,
+                     const std::vector<DatasetRun>& runs,
+                     const std::vector<SanitizerRuns::Verdict>& verdicts, const PartState& state);
+  std::string dataset_line(const DatasetRun& r, const SanitizerRuns::Verdict& tools,
+                           DatasetRow& row, std::vector<SimFindingSite>& sites) const;
   RunOutcome correctness_run(const PartSpec& part, const DatasetDirs& d,
                              const std::filesystem::path& out,
                              const std::vector<std::string>& flags);

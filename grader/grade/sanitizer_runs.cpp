@@ -7,7 +7,6 @@
 
 #include "core/grade_phases.h"
 #include "files/remove_tree.h"
-#include "os/side_by_side.h"
 #include "run/run_output.h"
 #include "run/runner_client.h"
 #include "text/joined_words.h"
@@ -22,6 +21,12 @@ namespace fs = std::filesystem;
 // One run under a tool, on the clock: the tools slow kernels down tens of times (racecheck the
 // most), and the public datasets are small.
 constexpr double kSanitizedRunLimitS = 300;
+RunLimit sanitized_run_limit() {
+  return RunLimit::clock(kSanitizedRunLimitS,
+                         "the limit under compute-sanitizer is " +
+                             std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
+                             " s on the clock");
+}
 // What a note quotes of a run's output.
 constexpr size_t kOutputQuoted = 1000;
 
@@ -125,15 +130,16 @@ std::vector<std::string> grade_sanitizer_tools(const LabConfig& lab, const fs::p
   return tools;
 }
 
-std::vector<size_t> SanitizerRuns::pick(const PartSpec& part, const GroupSpec& g,
-                                        const std::vector<Candidate>& runs) const {
-  std::vector<size_t> picked;
-  if (!part.gpu || g.hidden || g.timing) return picked;
-  for (size_t i = 0; i < runs.size(); ++i)
-    if (!runs[i].timed_out && (runs[i].passed || asked_)) picked.push_back(i);
+bool SanitizerRuns::applies(const PartSpec& part, const GroupSpec& g) const {
+  return part.gpu && !g.hidden && !g.timing;
+}
+
+std::vector<size_t> SanitizerRuns::pick(const std::vector<fs::path>& inputs) const {
+  std::vector<size_t> picked(inputs.size());
+  for (size_t i = 0; i < picked.size(); ++i) picked[i] = i;
   if (asked_ || picked.size() <= static_cast<size_t>(c_.lab.sanitize_datasets)) return picked;
-  std::vector<uintmax_t> bytes(runs.size());
-  for (size_t i : picked) bytes[i] = input_bytes(runs[i].input);
+  std::vector<uintmax_t> bytes(inputs.size());
+  for (size_t i : picked) bytes[i] = input_bytes(inputs[i]);
   std::stable_sort(picked.begin(), picked.end(),
                    [&](size_t a, size_t b) { return bytes[a] < bytes[b]; });
   picked.resize(static_cast<size_t>(c_.lab.sanitize_datasets));
@@ -141,94 +147,127 @@ std::vector<size_t> SanitizerRuns::pick(const PartSpec& part, const GroupSpec& g
   return picked;
 }
 
-std::vector<SanitizerRuns::Verdict> SanitizerRuns::check(const PartSpec& part,
-                                                         const std::vector<Job>& jobs) {
-  const ScopedPhase phase(GradePhase::kSanitizer);
-  std::vector<Verdict> verdicts(jobs.size());
-  const BuildResult& b = c_.student;  // the graded runner, with line information
-  // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from there),
-  // where the sandbox does not show it already as part of the system.
-  std::error_code ec;
-  const fs::path toolkit = fs::weakly_canonical(tool_, ec).parent_path().parent_path();
-  const RunLimit limit = RunLimit::clock(kSanitizedRunLimitS,
-                                         "the limit under compute-sanitizer is " +
-                                             std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
-                                             " s on the clock");
-  // Every (dataset, tool) run side by side, each in a process of its own, as many at once as
-  // the machine has cores: racecheck, the slowest tool, works mostly on the CPU. What they
-  // found is told per dataset, in the tools' order.
-  c_.steps.note(part.name + " on " + std::to_string(jobs.size()) + " dataset(s) under compute-" +
-                "sanitizer " + joined(tools_));
-  struct ToolRun {
-    RunOutcome o;
-    SanitizerReport r;
-  };
-  const size_t n_tools = tools_.size();
-  std::vector<ToolRun> runs(jobs.size() * n_tools);
-  side_by_side(runs.size(), [&](size_t i) {
-    const Job& job = jobs[i / n_tools];
-    const std::string& tool = tools_[i % n_tools];
-    const fs::path out = c_.work / "sanitizer-runs" / tool / part.name / job.d.group / job.d.name;
-    remove_tree(out);  // an earlier grading's run (remove_tree.h)
-    // The tool starts gpulab-confine, which becomes the runner under a seccomp filter that
-    // keeps it from signalling, tracing or limiting the tool (seccomp_filter.h).
-    RunRequest run(b.runner, part, job.d, out, limit);
-    const fs::path confine = c_.paths.confine();
-    run.wrapper = {sanitizer_command(tool_, tool, {confine.string()}), {confine}};
-    if (!toolkit.empty() && toolkit != "/") run.wrapper.read_only.push_back(toolkit);
-    // The tool starts threads of its own when it likes: the run's are not checked (its outputs
-    // and time never count).
-    run.flags = job.flags;
-    run.flags.push_back(kUnderToolFlag);
-    runs[i].o = run_runner(c_.place(), run);
-    runs[i].r = parse_sanitizer_log(read_log(out), tool);
-  });
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    Verdict& v = verdicts[j];
-    for (size_t t = 0; t < n_tools; ++t) {
-      const std::string& tool = tools_[t];
-      const RunOutcome& o = runs[j * n_tools + t].o;
-      const SanitizerReport& r = runs[j * n_tools + t].r;
-      const bool fails = sanitizer_fails(r, o.process.exit_code);
-      const std::string cut =
-          sanitizer_cut_short(r, {o.process.exit_code, o.process.signal, o.timed_out,
-                                  !o.result.is_null() || !o.outputs->names().empty()});
-      if (!cut.empty()) {  // whatever the log shows besides: the tool did not see the whole run
-        v.fails = v.cut_short = true;
-        v.notes += "\n  compute-sanitizer " + tool + cut +
-                   ". This lab's public datasets run under the tool too, and a run "
-                   "that does not let it finish, or that touches its log, fails the dataset. Does "
-                   "your code signal other processes or write files? `gpulab run --sanitize` "
-                   "shows the tool's own words.";
-        v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
-        continue;
-      }
-      if (!r.started && !fails) {
-        v.notes +=
-            "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() +
-            ")" +
-            (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
-        continue;
-      }
-      // The tool ran, but the runner under it did not finish (no record came over its channel):
-      // what the tool saw is not the whole run, and the note says so.
-      if (!fails && o.result.is_null())
-        v.notes += "\n  compute-sanitizer " + tool + " ran, but the run under it did not finish (" +
-                   quote_head(o.message, kOutputQuoted) + ")";
-      v.fails = v.fails || fails;
-      const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
-                                           [](const SanitizerFinding& f) { return f.fails; });
-      v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
-      if (fails && !shown_fails)  // counted, or the exit status says so, but its log shows none
-        v.notes += "\n  compute-sanitizer " + tool + " found " +
-                   (r.errors > 0 ? std::to_string(r.errors) + " errors" : std::string("errors")) +
-                   " that its log does not show";
-      else if (!r.summarized && !fails)
-        v.notes += "\n  compute-sanitizer " + tool + " stopped before its end (the run " +
-                   limit.describe(o.process) + "); what it found until then is shown";
-    }
+std::vector<size_t> SanitizerRuns::Batch::start(const std::vector<Job>& jobs) {
+  std::vector<size_t> places;
+  if (s_.asked_) {
+    for (const Job& job : jobs) places.push_back(start_together({job}));
+  } else if (!jobs.empty()) {
+    places.assign(jobs.size(), start_together(jobs));
   }
+  return places;
+}
+
+size_t SanitizerRuns::Batch::start_together(std::vector<Job> jobs) {
+  const GradeContext& c = s_.c_;
+  std::vector<std::string> names;
+  for (const Job& job : jobs) names.push_back(job.d.name);
+  c.steps.note(part_.name + " on " + joined(names) + " under compute-sanitizer " +
+               joined(s_.tools_) + ", beside the correctness runs");
+  Started& started = started_.emplace_back();
+  started.jobs = std::move(jobs);
+  started.runs.resize(s_.tools_.size());
+  for (size_t t = 0; t < s_.tools_.size(); ++t)
+    work_.add([this, &c, &started, t] {
+      ToolRun& into = started.runs[t];
+      if (started.cancelled) {  // before it started
+        into.o.process.cancelled = true;
+        return;
+      }
+      const std::string& tool = s_.tools_[t];
+      const Job& first = started.jobs.front();
+      const BuildResult& b = c.student;  // the graded runner, with line information
+      const fs::path out =
+          c.work / "sanitizer-runs" / tool / part_.name / first.d.group / first.d.name;
+      remove_tree(out);  // an earlier grading's run (remove_tree.h)
+      // The tool starts gpulab-confine, which becomes the runner under a seccomp filter that
+      // keeps it from signalling, tracing or limiting the tool (seccomp_filter.h).
+      RunRequest run(b.runner, part_, first.d, out, sanitized_run_limit());
+      const fs::path confine = c.paths.confine();
+      run.wrapper = {sanitizer_command(s_.tool_, tool, {confine.string()}), {confine}};
+      // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from
+      // there), where the sandbox does not show it already as part of the system.
+      std::error_code ec;
+      const fs::path toolkit = fs::weakly_canonical(s_.tool_, ec).parent_path().parent_path();
+      if (!toolkit.empty() && toolkit != "/") run.wrapper.read_only.push_back(toolkit);
+      // The tool starts threads of its own when it likes: the run's are not checked (its outputs
+      // and time never count). A dataset run alone keeps its correctness run's flags (a call
+      // twice); together, the others follow as samples.
+      if (started.jobs.size() == 1) run.flags = first.flags;
+      run.flags.push_back(kUnderToolFlag);
+      for (size_t j = 1; j < started.jobs.size(); ++j) run.samples.push_back(started.jobs[j].d);
+      run.cancel = &started.cancelled;
+      into.o = run_runner(c.place(), run);
+      if (!into.o.process.cancelled) into.r = parse_sanitizer_log(read_log(out), tool);
+    });
+  return started_.size() - 1;
+}
+
+void SanitizerRuns::Batch::cancel(size_t v) {
+  started_.at(v).cancelled = true;
+}
+
+size_t SanitizerRuns::Batch::again(size_t v) {
+  return start_together(started_.at(v).jobs);
+}
+
+std::vector<SanitizerRuns::Verdict> SanitizerRuns::Batch::verdicts() {
+  {
+    // Only what is left to wait for counts: the rest went beside the correctness runs.
+    const ScopedPhase phase(GradePhase::kSanitizer);
+    work_.wait();
+  }
+  std::vector<Verdict> verdicts;
+  for (const Started& started : started_) verdicts.push_back(verdict(started));
   return verdicts;
+}
+
+SanitizerRuns::Verdict SanitizerRuns::Batch::verdict(const Started& started) const {
+  const RunLimit limit = sanitized_run_limit();
+  Verdict v;
+  for (const Job& job : started.jobs) v.datasets.push_back(job.d.name);
+  for (size_t t = 0; t < started.runs.size(); ++t) {
+    const std::string& tool = s_.tools_[t];
+    const RunOutcome& o = started.runs[t].o;
+    const SanitizerReport& r = started.runs[t].r;
+    if (o.process.cancelled) continue;  // its dataset hung, or did not run: its line says so
+    const bool fails = sanitizer_fails(r, o.process.exit_code);
+    const std::string cut =
+        sanitizer_cut_short(r, {o.process.exit_code, o.process.signal, o.timed_out,
+                                !o.result.is_null() || !o.outputs->names().empty()});
+    if (!cut.empty()) {  // whatever the log shows besides: the tool did not see the whole run
+      v.fails = v.cut_short = true;
+      v.notes += "\n  compute-sanitizer " + tool + cut +
+                 ". This lab's public datasets run under the tool too, and a run "
+                 "that does not let it finish, or that touches its log, fails the dataset. Does "
+                 "your code signal other processes or write files? `gpulab run --sanitize` "
+                 "shows the tool's own words.";
+      v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
+      continue;
+    }
+    if (!r.started && !fails) {
+      v.notes +=
+          "\n  compute-sanitizer " + tool + " did not run here (it " + o.process.describe() + ")" +
+          (o.process.output.empty() ? "" : ": " + quote_tail(o.process.output, kOutputQuoted));
+      continue;
+    }
+    // The tool ran, but the runner under it did not finish (no record came over its channel):
+    // what the tool saw is not the whole run, and the note says so.
+    if (!fails && o.result.is_null())
+      v.notes += "\n  compute-sanitizer " + tool + " ran, but the run under it did not finish (" +
+                 quote_head(o.message, kOutputQuoted) + ")";
+    v.fails = v.fails || fails;
+    const bool shown_fails = std::any_of(r.findings.begin(), r.findings.end(),
+                                         [](const SanitizerFinding& f) { return f.fails; });
+    v.findings.insert(v.findings.end(), r.findings.begin(), r.findings.end());
+    if (fails && !shown_fails)  // counted, or the exit status says so, but its log shows none
+      v.notes += "\n  compute-sanitizer " + tool + " found " +
+                 (r.errors > 0 ? std::to_string(r.errors) + " errors" : std::string("errors")) +
+                 " that its log does not show";
+    else if (!r.summarized && !fails)
+      v.notes += "\n  compute-sanitizer " + tool + " stopped before its end (the run " +
+                 limit.describe(o.process) + "); what it found until then is shown";
+  }
+  return v;
 }
 
 }  // namespace gpulab

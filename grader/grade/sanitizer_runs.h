@@ -2,14 +2,17 @@
 // a GPU"): on a GPU, every `gpulab grade` runs the smallest public datasets of each GPU part once
 // more under memcheck and initcheck (racecheck and synccheck too where the student's files use
 // shared memory; lab.json's "sanitize" may name the tools and the number of datasets), and
-// `gpulab run --sanitize` every public dataset under every tool. The runner is the graded one
+// `gpulab run --sanitize` every public dataset under every tool; the runs under the tools go
+// beside the group's correctness runs (Batch). The runner is the graded one
 // (every CUDA build carries line information: runner_recipe.h, kLineInfoFlag), and a finding
 // that is an error fails the dataset, as the CPU backend's do. Where there is no GPU or no
 // compute-sanitizer, grade says so in a note and fails no one; `run --sanitize` without the tool
 // is an error naming what to install.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -17,6 +20,7 @@
 
 #include "core/report_builder.h"
 #include "grade/grade_context.h"
+#include "os/background_work.h"
 #include "run/compute_sanitizer.h"
 
 namespace gpulab {
@@ -28,36 +32,74 @@ class SanitizerRuns {
   // and the tool is missing.
   static std::shared_ptr<SanitizerRuns> for_grading(const GradeContext& c, ReportBuilder& out);
 
-  // One dataset's correctness run, as `pick` weighs it.
-  struct Candidate {
-    std::filesystem::path input;  // the dataset's input folder (grader-made)
-    bool passed = false;
-    bool timed_out = false;
-  };
-  // Which datasets of group `g` of `part` run under the tools after their correctness runs
-  // (indices into `runs`, in order): public datasets of a GPU part whose run did not time out;
-  // for run --sanitize all of them (the tools may say why one failed); for grade only those that
-  // passed (a failed dataset needs no more reasons), the lab's `sanitize_datasets` smallest by
-  // input bytes (the tools slow kernels down tens of times, and an access past an edge shows
-  // on a small input as on a large one), ties kept in lab.json's order.
-  std::vector<size_t> pick(const PartSpec& part, const GroupSpec& g,
-                           const std::vector<Candidate>& runs) const;
+  // Whether datasets of group `g` of `part` run under the tools: the public datasets of a GPU
+  // part, not its timing ones.
+  bool applies(const PartSpec& part, const GroupSpec& g) const;
+  // Which of those datasets (their input folders, grader-made, in lab.json's order) run under
+  // the tools, indices in order: for run --sanitize all of them; for grade the lab's
+  // `sanitize_datasets` smallest by input bytes (the tools slow kernels down tens of times, and
+  // an access past an edge shows on a small input as on a large one), ties kept in order.
+  std::vector<size_t> pick(const std::vector<std::filesystem::path>& inputs) const;
 
   struct Verdict {
     bool fails = false;
     bool cut_short = false;  // a tool was killed or its log lost (sanitizer_cut_short)
     std::vector<SanitizerFinding> findings;  // every tool's
     std::string notes;  // what else the student should know, lines starting "\n  "
+    // The datasets that ran in the tools' processes, in order: the verdict is theirs together.
+    std::vector<std::string> datasets;
   };
   // A dataset to run under the tools, with its correctness run's `flags`.
   struct Job {
     DatasetDirs d;
     std::vector<std::string> flags;
   };
-  // Runs `part` on each job's dataset under each tool, every run side by side (nothing here is
-  // timed, and each run alone leaves the GPU and the cores mostly idle); the jobs' verdicts,
-  // in their order.
-  std::vector<Verdict> check(const PartSpec& part, const std::vector<Job>& jobs);
+
+  // One group's runs under the tools, started (start) before the group's correctness runs and
+  // going on in the background beside them, as many processes at once as the machine has
+  // cores. Nothing under the tools is timed. What they cost is mostly each process's start
+  // under a tool, which other processes on the GPU wait for (docs/PERF.md, "compute-sanitizer
+  // in every grade"): so for grade one process per tool runs all the group's picked datasets
+  // in turn, the first as its own dataset and the others handed over after it as samples
+  // (harness/sample_protocol.h), and its verdict is theirs together; for run --sanitize, whose
+  // student wants to know which dataset, each dataset has processes of its own.
+  class Batch {
+   public:
+    Batch(SanitizerRuns& runs, const PartSpec& part) : s_(runs), part_(part) {}
+    // Runs `jobs` under each tool; each job's place among verdicts().
+    std::vector<size_t> start(const std::vector<Job>& jobs);
+    // Stops the runs of verdict `v` (a dataset in them hung, or will not run): it says nothing
+    // of them, and fails nothing.
+    void cancel(size_t v);
+    // The runs of verdict `v` once more, from the start (they were stopped for a rerun alone);
+    // the new verdict's place.
+    size_t again(size_t v);
+    // Whether a run under a tool has not ended yet: a correctness run that timed out beside one
+    // runs again alone (correctness_tests.cpp), once settle() has waited for them.
+    bool busy() const { return work_.busy(); }
+    void settle() { work_.settle(); }
+    // Every verdict, in the order started, once all have ended.
+    std::vector<Verdict> verdicts();
+
+   private:
+    struct ToolRun {
+      RunOutcome o;
+      SanitizerReport r;
+    };
+    struct Started {
+      std::vector<Job> jobs;      // in the order the processes run them
+      std::vector<ToolRun> runs;  // one per tool
+      std::atomic<bool> cancelled{false};
+    };
+    // One process per tool for `jobs` together; its verdict's place.
+    size_t start_together(std::vector<Job> jobs);
+    Verdict verdict(const Started& started) const;
+
+    SanitizerRuns& s_;
+    const PartSpec& part_;
+    std::deque<Started> started_;  // deque: they stay where they are while their runs write them
+    BackgroundWork work_;          // last: it waits for its tasks before the rest goes
+  };
 
   SanitizerRuns(const GradeContext& c, std::filesystem::path tool, std::vector<std::string> tools,
                 bool asked)

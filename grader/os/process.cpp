@@ -73,6 +73,7 @@ void kill_running_processes() {
 
 std::string ProcessResult::describe() const {
   if (!start_error.empty()) return "could not be started: " + start_error;
+  if (cancelled) return "was stopped by gpulab, which no longer needed it";
   char buf[128];
   if (timed_out) {
     std::snprintf(buf, sizeof buf, "did not finish within the time limit (killed after %.1f s)",
@@ -346,6 +347,11 @@ ProcessResult run_process(const ProcessOptions& o) {
                                 std::chrono::duration<double>(o.stop_grace_s));
     }
     if (stopped_by && now >= stop_deadline) {
+      kill(-pid, SIGKILL);
+      break;
+    }
+    if (o.cancel && o.cancel->load()) {
+      r.cancelled = true;
       kill(-pid, SIGKILL);
       break;
     }

@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -80,12 +81,16 @@ struct ProcessOptions {
   // once; more sends SIGTERM first and gives it this long to end (a gpulab grade that grade-all
   // started writes its report).
   double stop_grace_s = 0;
+  // Set: the child is killed with its group once this is true (ProcessResult::cancelled): work
+  // the grader started ahead and no longer needs (grade/sanitizer_runs.h).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ProcessResult {
   int exit_code = -1;  // when it exited normally
   int signal = 0;      // when a signal ended it
   bool timed_out = false;
+  bool cancelled = false;  // killed because ProcessOptions::cancel said so
   bool output_truncated = false;
   size_t output_bytes = 0;  // everything it printed, kept or not
   // stdout and stderr, interleaved, up to output_limit: the child's bytes as they came, for

@@ -1,5 +1,5 @@
 // Work the grader does side by side because nothing in it is timed: the checks of a run's
-// outputs (check.cpp) and the compute-sanitizer tools of a dataset (sanitizer_runs.cpp).
+// outputs (check.cpp).
 #pragma once
 
 #include <cstddef>

@@ -141,6 +141,7 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   po.env = part.runner_env();
   po.channel_fd = kChannelFd;
   po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
+  po.cancel = run.cancel;
   // The CPU backend's report: a pipe the runtime takes at start, and a key it repeats in its
   // end record, which the run's own code cannot know (sim_report.h).
   const std::string sim_key = sim ? random_hex(16) : "";

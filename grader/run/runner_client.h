@@ -5,6 +5,7 @@
 // command line and reads the same record.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -91,6 +92,9 @@ struct RunRequest {
   std::optional<TimingPolicy> timing;  // set: a timed run of the student's function under it
   std::vector<DatasetDirs> samples;    // a timed run's samples, handed over in turn
   RunWrapper wrapper;                  // none: the runner alone
+  // Set: the run is stopped once it is true (ProcessOptions::cancel), its outcome's process
+  // `cancelled`.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Runs the runner in its sandbox (run_sandbox: it sees itself, the dataset's input directory

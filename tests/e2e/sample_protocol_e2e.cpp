@@ -42,7 +42,9 @@ const gpulab::DatasetSpec* small_dataset(const gpulab::LabConfig& lab, const std
 }
 
 // One graded timed run of the part's reference runner on `base` with two `samples`, and
-// `flags` besides; its folder under `root`, as the grader would make it.
+// `flags` besides; its folder under `root`, as the grader would make it. Not `timed`: the run
+// under compute-sanitizer of a group's picked datasets (grader/grade/sanitizer_runs.h), which
+// hands the others over as samples with no timing asked for.
 struct SampledRun {
   gpulab::ProcessResult process;
   std::unique_ptr<gpulab::SampleStage> stage;
@@ -51,7 +53,7 @@ struct SampledRun {
 SampledRun run_sampled(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
                        const gpulab::DatasetDirs& base,
                        const std::vector<gpulab::DatasetDirs>& samples, const fs::path& root,
-                       const std::vector<std::string>& flags) {
+                       const std::vector<std::string>& flags, bool timed = true) {
   const fs::path work = root / "work";
   fs::create_directories(work);
   SampledRun r;
@@ -64,13 +66,11 @@ SampledRun run_sampled(const gpulab::LabConfig& lab, const gpulab::PartSpec& par
              part.name,
              "--dataset",
              base.input.string(),
-             "--time",
-             "--timing",
-             R"({"warmup": 1})",
              gpulab::kSamplesOption,
              "2",
              gpulab::kSamplesDirOption,
              (root / "samples").string()};
+  if (timed) po.argv.insert(po.argv.end(), {"--time", "--timing", R"({"warmup": 1})"});
   po.argv.insert(po.argv.end(), flags.begin(), flags.end());
   po.cwd = work;
   po.timeout_s = 300;
@@ -142,6 +142,15 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   CHECK(trusted.stage->handed_over() == 2);
   CHECK(trusted.channel->samples().size() == 2);
   CHECK(trusted.channel->outputs()->names() == wanted);
+  fs::remove_all(root);
+
+  // Under a tool: the picked datasets in one process, the others as samples, not timed.
+  const SampledRun tool = run_sampled(lab, part, base, samples, root, {gpulab::kUnderToolFlag},
+                                      false);
+  REQUIRE_MESSAGE(tool.process.ok(), tool.process.describe() << "\n" << tool.process.output);
+  CHECK_MESSAGE(tool.channel->problem().empty(), tool.channel->problem());
+  CHECK(tool.stage->handed_over() == 2);
+  CHECK(tool.channel->record().at("status") == "ok");
   fs::remove_all(root);
 }
 

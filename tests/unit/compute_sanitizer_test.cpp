@@ -429,8 +429,8 @@ TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and gr
 }
 
 TEST_CASE(
-    "sanitizing: public datasets of GPU parts; for grade the three smallest of those that "
-    "passed") {
+    "sanitizing: public datasets of GPU parts; for grade the three smallest, for run --sanitize "
+    "all") {
   const test::TempDir dir;
   stand_in_tool(dir.path());
   Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
@@ -449,26 +449,29 @@ TEST_CASE(
   }
   REQUIRE(pub != nullptr);
   REQUIRE(hidden != nullptr);
+  // Which groups: public datasets of a GPU part only.
+  CHECK(by_grade->applies(spmv, *pub));
+  CHECK_FALSE(by_grade->applies(spmv, *hidden));
+  gpulab::PartSpec cpu = spmv;
+  cpu.gpu = false;
+  CHECK_FALSE(by_run->applies(cpu, *pub));
+  gpulab::GroupSpec timing = *pub;
+  timing.timing = true;
+  CHECK_FALSE(by_run->applies(spmv, timing));
   // Five datasets: inputs of 500, 100, 300, 100 and 200 bytes.
-  std::vector<gpulab::SanitizerRuns::Candidate> runs;
+  std::vector<std::filesystem::path> inputs;
   for (int bytes : {500, 100, 300, 100, 200}) {
-    const auto input = dir.path() / ("input-" + std::to_string(runs.size()));
+    const auto input = dir.path() / ("input-" + std::to_string(inputs.size()));
     test::write_file(input / "a.npy", std::string(static_cast<size_t>(bytes) - 10, 'x'));
     test::write_file(input / "sub" / "b.npy", std::string(10, 'y'));
-    runs.push_back({input, true, false});
+    inputs.push_back(input);
   }
   using V = std::vector<size_t>;
   // grade: the three smallest (ties in order), told in their order.
-  CHECK(by_grade->pick(spmv, *pub, runs) == V{1, 3, 4});
-  CHECK(by_run->pick(spmv, *pub, runs) == V{0, 1, 2, 3, 4});  // run --sanitize: every one
-  runs[3].passed = false;    // failed already: grade needs no more reasons, the tools may say why
-  runs[4].timed_out = true;  // it hung: not again under a tool
-  CHECK(by_grade->pick(spmv, *pub, runs) == V{0, 1, 2});
-  CHECK(by_run->pick(spmv, *pub, runs) == V{0, 1, 2, 3});
-  CHECK(by_grade->pick(spmv, *hidden, runs).empty());
-  gpulab::PartSpec cpu = spmv;
-  cpu.gpu = false;
-  CHECK(by_run->pick(cpu, *pub, runs).empty());
+  CHECK(by_grade->pick(inputs) == V{1, 3, 4});
+  CHECK(by_run->pick(inputs) == V{0, 1, 2, 3, 4});  // run --sanitize: every one
+  inputs.resize(2);
+  CHECK(by_grade->pick(inputs) == V{0, 1});  // fewer than three: all of them
 }
 
 TEST_CASE("sanitizing: without gpulab-confine nothing runs under the tool, and the note says so") {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -121,6 +122,34 @@ TEST_CASE("run_process kills the child's whole process group on timeout") {
   const pid_t grandchild = static_cast<pid_t>(std::atol(r.output.c_str()));
   REQUIRE(grandchild > 0);
   CHECK(process_dead(grandchild));
+}
+
+TEST_CASE("a child whose cancel flag is set is killed, group and all, and told as cancelled") {
+  std::atomic<bool> cancel{false};
+  ProcessOptions o = shell("sleep 30 & echo $!; wait", 20);
+  o.cancel = &cancel;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancel = true;
+  });
+  const auto t0 = Clock::now();
+  const ProcessResult r = gpulab::run_process(o);
+  canceller.join();
+  CHECK(r.cancelled);
+  CHECK_FALSE(r.timed_out);
+  CHECK_FALSE(r.ok());
+  CHECK(seconds_since(t0) < 5);
+  CHECK(contains(r.describe(), "stopped by gpulab"));
+  const pid_t grandchild = static_cast<pid_t>(std::atol(r.output.c_str()));
+  REQUIRE(grandchild > 0);
+  CHECK(process_dead(grandchild));
+  // Unset, the flag changes nothing.
+  cancel = false;
+  o = shell("echo done");
+  o.cancel = &cancel;
+  const ProcessResult ended = gpulab::run_process(o);
+  CHECK(ended.ok());
+  CHECK_FALSE(ended.cancelled);
 }
 
 TEST_CASE("a child still running at the children's deadline is killed, group and all") {

@@ -23,14 +23,15 @@ using nlohmann::json;
 namespace {
 
 // The files a lab's runners are built against, among the kit's: the harness, the families'
-// shared driver code, and the lab's folder except the files the student edits.
+// shared driver code, and the lab's folder except the files the student edits: their code, and
+// the write-up they fill in (whose edits must not turn the shipped runners away).
 bool built_against(const std::string& path, const LabConfig& lab) {
   const std::string folder = "labs/" + lab.id + "/";
   if (path.rfind("harness/", 0) == 0 || path.rfind("families/", 0) == 0) return true;
   if (path.rfind(folder, 0) != 0) return false;
   for (const auto& f : lab.student_files)
     if (path == folder + f) return false;
-  return true;
+  return !lab.writeup || path != folder + lab.writeup->file;
 }
 
 std::vector<LabConfig> all_labs(const Paths& paths) {

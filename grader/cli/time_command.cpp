@@ -1,13 +1,12 @@
 #include "cli/time_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/scoring.h"
 #include "device.h"
-#include "files/archive_name.h"
 #include "files/paths.h"
-#include "files/temp_folder.h"
 #include "grade/grade.h"
 #include "grade/grade_context.h"
 #include "grade/runner_builds.h"
@@ -89,39 +88,6 @@ std::string no_gpu_timing(const std::string& backend, bool cuda_built, const Dev
   return "";
 }
 
-// A variant of the lab's one student file, under a name of its own (dcs_staggered.cu), copied
-// into a folder of its own under the lab's name, so that the grader's intake takes it as it
-// takes the lab's file. The folder goes when this does.
-class Staged {
- public:
-  Staged(const LabConfig& lab, const fs::path& submission) : path_(submission), shown_(submission) {
-    std::error_code ec;
-    const std::string name = submission.filename().string();
-    if (fs::is_directory(submission, ec) || !fs::is_regular_file(submission, ec) ||
-        !archive_suffix(name).empty())
-      return;
-    const auto& files = lab.student_files;
-    if (std::find(files.begin(), files.end(), name) != files.end()) return;
-    if (files.size() != 1)
-      throw std::runtime_error(submission.string() + " names none of lab " + lab.id +
-                               "'s files; give it one of their names");
-    folder_ = make_temp_folder("gpulab-time", "the timed file");
-    fs::copy_file(submission, folder_ / files.front());
-    path_ = folder_;
-  }
-  ~Staged() {
-    std::error_code ec;
-    if (!folder_.empty()) fs::remove_all(folder_, ec);
-  }
-  Staged(const Staged&) = delete;
-  Staged& operator=(const Staged&) = delete;
-  const fs::path& path() const { return path_; }
-  const fs::path& shown() const { return shown_; }  // as the student named it
-
- private:
-  fs::path path_, shown_, folder_;
-};
-
 std::string ms(double v) {
   return v >= 0 ? fmt("%.4g", v) : "-";
 }
@@ -200,13 +166,15 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   }
 
   // As gpulab run: the lab folder of the gpulab tree the student stands in (lab_tree.h).
-  const Staged submission(
-      lab, !o.submission.empty()
-               ? o.submission
-               : student_lab_folder(fs::current_path(), lab.id, paths.lab_dir(lab.id)).dir);
+  // A version of the lab's one file under a name of its own (dcs_staggered.cu) is taken as the
+  // lab's file by the grader's intake (intake.h), as gpulab run and grade take it.
+  const fs::path submission =
+      !o.submission.empty()
+          ? o.submission
+          : student_lab_folder(fs::current_path(), lab.id, paths.lab_dir(lab.id)).dir;
   GradeOptions g;
   g.lab = lab.id;
-  g.submission = submission.path();
+  g.submission = submission;
   for (const auto& t : timings)
     if (std::find(g.parts.begin(), g.parts.end(), t.part->name) == g.parts.end())
       g.parts.push_back(t.part->name);
@@ -235,11 +203,11 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   if (report.stopped_by) return kExitStopped;
   if (!report.grader_error.empty()) throw std::runtime_error(report.grader_error);
   if (!measured) {  // refused or did not build: every part's test says the same, so once
-    out << "gpulab time: " << submission.shown().string() << ": "
+    out << "gpulab time: " << submission.string() << ": "
         << (report.tests.empty() ? std::string("not built") : report.tests.front().output) << "\n";
     return kExitTestsFailed;
   }
-  out << "gpulab time " << lab.id << " (" << backend << " backend): " << submission.shown().string()
+  out << "gpulab time " << lab.id << " (" << backend << " backend): " << submission.string()
       << (reference ? " against the reference" : "") << ", in rounds of timed runs"
       << (reference ? ", yours and the reference's in turn" : "")
       << ", each in a process of its own; times are medians over the rounds, the ratio the "

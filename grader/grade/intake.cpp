@@ -14,6 +14,7 @@
 
 #include "files/archive_name.h"
 #include "files/archive_reader.h"
+#include "text/nearest_name.h"
 #include "text/safe_text.h"
 
 namespace gpulab {
@@ -138,6 +139,7 @@ struct Kept {
   std::map<std::string, std::string> files;
   SubmittedWriteup writeup;
   std::vector<std::string> ignored;
+  std::string taken_as;  // a lone file's own name, where it was taken as the lab's file
 
   void ignore(const std::string& name, const IntakeSpec& spec) {
     if (!contains(spec.lab_folder_files, name) && !contains(ignored, name)) ignored.push_back(name);
@@ -324,6 +326,30 @@ Kept from_directory(const fs::path& root, const IntakeSpec& spec, const IntakeLi
   return kept;
 }
 
+// Whether an entry is named like the lab's `file`, by a slip: its extension, and its name the
+// file's with something added ("scan (1).cu", "scan-8.cu") or a letter or two off ("Scan.cu").
+bool named_like(const std::string& name, const std::string& file) {
+  const fs::path n(name), f(file);
+  if (n.extension() != f.extension()) return false;
+  return n.stem().string().rfind(f.stem().string(), 0) == 0 || !nearest_name(name, {file}).empty();
+}
+
+// Why a submission holding none of the lab's files is refused (nothing to build), and what it
+// holds instead: an entry named like one of them with the fix.
+std::string none_submitted(const IntakeSpec& spec, const std::vector<std::string>& ignored) {
+  const std::string why = "it holds none of this lab's files (" + listed(spec.student_files) +
+                          "), at its top or inside its one folder, so there is nothing to grade";
+  for (const auto& name : ignored)
+    for (const auto& file : spec.student_files)
+      if (named_like(name, file)) return why + "; " + shown(name) + " is there: name it " + file;
+  if (ignored.empty()) return why + ": it is empty";
+  constexpr size_t kShown = 10;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < std::min(ignored.size(), kShown); ++i) names.push_back(shown(ignored[i]));
+  if (ignored.size() > kShown) names.push_back(std::to_string(ignored.size() - kShown) + " more");
+  return why + "; it holds " + listed(names);
+}
+
 void write_staged(const fs::path& dst, const std::map<std::string, std::string>& files) {
   fs::remove_all(dst);
   fs::create_directories(dst);
@@ -352,6 +378,9 @@ IntakeSpec IntakeSpec::of(const LabConfig& lab) {
 }
 
 std::string Intake::note(const IntakeSpec& spec) const {
+  if (!taken_as.empty())
+    return "Your file " + shown(taken_as) + " was graded as the lab's " +
+           listed(spec.student_files) + ".";
   if (ignored.empty()) return "";
   constexpr size_t kShown = 10;
   std::vector<std::string> names(ignored.begin(),
@@ -382,14 +411,25 @@ Intake take_in_submission(const fs::path& submission, const IntakeSpec& spec, co
       if (auto data = read_plain_file(submission, name, source_limit(limits)))
         kept.files[name] = std::move(*data);
       kept.writeup.lone_file = true;
+    } else if (spec.student_files.size() == 1 &&
+               fs::path(name).extension() == fs::path(spec.student_files[0]).extension()) {
+      // A version of the lab's one file under a name of its own (scan-8.cu): graded as that file,
+      // as every command takes it.
+      const std::string& file = spec.student_files[0];
+      if (auto data = read_plain_file(submission, name, source_limit(limits)))
+        kept.files[file] = std::move(*data);
+      kept.writeup.lone_file = true;
+      kept.taken_as = name;
     } else {
       throw Refusal{shown(name) +
                     " is not a folder, a .zip, a .tar.gz (.tgz), nor one of this "
                     "lab's files (" +
                     listed(spec.student_files) + ")"};
     }
+    if (kept.files.empty()) throw Refusal{none_submitted(spec, kept.ignored)};
     write_staged(dst, kept.files);
     in.accepted = true;
+    in.taken_as = std::move(kept.taken_as);
     in.ignored = std::move(kept.ignored);
     in.writeup = std::move(kept.writeup);
   } catch (const Refusal& r) {

@@ -1,8 +1,11 @@
-// Taking in a submission: a directory, a .zip, a .tar.gz (.tgz), or one of the lab's student
-// files on its own. Exactly the lab's student files are copied into the grader's work
-// directory; nothing else of the submission is ever compiled or opened. The rules
-// (docs/GRADING.md, "Submissions"):
-//  - the student files sit at the top, or inside one folder (students zip their folder);
+// Taking in a submission, the same for every command (grade, run, time): a directory, a .zip, a
+// .tar.gz (.tgz), or one of the lab's student files on its own (where the lab has one, a file
+// of its extension under a name of its own, scan-8.cu, is taken as it). Exactly the lab's
+// student files are copied into the grader's work directory; nothing else of the submission is
+// ever compiled or opened. The rules (docs/GRADING.md, "Submissions"):
+//  - the student files sit at the top, or inside one folder (students zip their folder); a
+//    submission holding none of them is refused (nothing to grade), naming an entry named like
+//    one ("scan (1).cu": name it scan.cu);
 //  - an archive is refused when any entry has an absolute path or a `..`, is a link (symbolic
 //    or hard) or a device, pipe or socket, appears twice, or when it has too many entries, or
 //    unpacks to too many bytes (counted as they are decompressed, not as headers claim);
@@ -62,7 +65,10 @@ struct Intake {
   SubmittedWriteup writeup;          // where the spec names one and the submission was accepted
   std::string rejection;             // why not, for the student, when not accepted
   std::vector<std::string> ignored;  // the submission's other entries, as the student named them
-  // For the report: which files are graded and which were not, or "" when nothing was left out.
+  // A lone file under a name of its own (scan-8.cu), taken as the lab's one file; "" otherwise.
+  std::string taken_as;
+  // For the report: which files are graded and which were not (or the lone file taken as the
+  // lab's), or "" when nothing was left out.
   std::string note(const IntakeSpec& spec) const;
 };
 

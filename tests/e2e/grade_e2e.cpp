@@ -186,12 +186,19 @@ TEST_SUITE("cpu") {
     CHECK(g.report.dump().size() < 200000);
   }
 
-  TEST_CASE("a submission without the lab's file is told which file is missing") {
+  TEST_CASE("a submission without the lab's file is refused, not built: nothing to grade") {
     const fs::path empty = scratch("empty-submission") / "submission";
     fs::create_directories(empty);
     const Graded g = grade(empty, {"--no-time"});
     CHECK(score(g.report) == 0);
-    CHECK(contains(test_named(g.report, "cpu_fast: does not build"), "has no dcs.cu"));
+    const json t = test_named(g.report, "cpu_fast: submission not accepted");
+    CHECK(contains(t, "holds none of this lab's files (dcs.cu)"));
+    CHECK(contains(t, "nothing to grade: it is empty"));
+    // A file named like the lab's, by a slip: the reason names the fix.
+    std::ofstream(empty / "dcs (1).cu") << "// the student's file, renamed by a download\n";
+    const Graded slip = grade(empty, {"--no-time"});
+    CHECK(contains(test_named(slip.report, "cpu_fast: submission not accepted"),
+                   "is there: name it dcs.cu"));
   }
 
   TEST_CASE("a grader failure still writes a report, with no invented score") {

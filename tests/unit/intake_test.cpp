@@ -126,14 +126,47 @@ TEST_CASE("a student file over the size limit is refused") {
   check_refused(take(dir, dir / "sub", small), "\"scan.cu\"", "larger than 1 KiB");
 }
 
-TEST_CASE("one file on its own: the lab's file is taken, another is refused") {
+TEST_CASE("one file on its own: the lab's file, or a version of it under its own name") {
   test::TempDir dir;
   test::write_file(dir / "scan.cu", kSource);
-  test::write_file(dir / "scan (1).cu", kSource);
+  test::write_file(dir / "scan (1).cu", kSource + "// a version\n");
+  test::write_file(dir / "scan.txt", kSource);
   const Taken ok = take(dir, dir / "scan.cu");
   REQUIRE(ok.intake.accepted);
   CHECK(test::read_file(ok.staged / "scan.cu") == kSource);
-  check_refused(take(dir, dir / "scan (1).cu"), "\"scan (1).cu\"", "nor one of this lab's files");
+  CHECK(ok.intake.note(scan_spec()).empty());
+  // The lab has one file: another of its extension is graded as it, and the report says so.
+  const Taken version = take(dir, dir / "scan (1).cu");
+  REQUIRE(version.intake.accepted);
+  CHECK(test::read_file(version.staged / "scan.cu") == kSource + "// a version\n");
+  CHECK(fs::directory_iterator(version.staged)->path().filename() == "scan.cu");
+  CHECK(test::contains(version.intake.note(scan_spec()),
+                       "Your file \"scan (1).cu\" was graded as the lab's scan.cu"));
+  CHECK(version.intake.writeup.lone_file);
+  check_refused(take(dir, dir / "scan.txt"), "\"scan.txt\"", "nor one of this lab's files");
+  // A lab of two files: which one a version would be is not guessed.
+  const gpulab::IntakeSpec two = {{"scan.cu", "helpers.cu"}, {}, ""};
+  const gpulab::Intake both = gpulab::take_in_submission(dir / "scan (1).cu", two, dir / "two");
+  CHECK_FALSE(both.accepted);
+  CHECK(test::contains(both.rejection, "nor one of this lab's files"));
+}
+
+TEST_CASE("a submission holding none of the lab's files is refused: nothing to grade") {
+  test::TempDir dir;
+  fs::create_directories(dir / "empty");
+  check_refused(take(dir, dir / "empty"), "\"empty\"", "none of this lab's files (scan.cu)");
+  CHECK(test::contains(take(dir, dir / "empty").intake.rejection, "it is empty"));
+  // A file named like the lab's, by a slip: the reason says which, and the fix.
+  for (const std::string slip : {"scan (1).cu", "Scan.cu", "scan_final.cu"}) {
+    const fs::path folder = dir / ("named-" + std::to_string(slip.size()) + slip.substr(0, 1));
+    test::write_file(folder / slip, kSource);
+    test::write_file(folder / "notes.txt", "x");
+    const Taken t = take(dir, folder);
+    check_refused(t, "\"" + slip + "\" is there: name it scan.cu", "nothing to grade");
+  }
+  // Otherwise it lists what it holds.
+  test::write_file(dir / "other" / "main.cpp", kSource);
+  check_refused(take(dir, dir / "other"), "\"main.cpp\"", "it holds");
 }
 
 TEST_CASE("a submission that does not exist is the instructor's error") {
@@ -172,9 +205,8 @@ TEST_CASE("a student file not at the top, nor in the one wrapping folder, is not
   const Taken t = take(dir, archive(dir, "lab.zip",
                                     {HostileEntry::file("lab3/src/scan.cu", kSource),
                                      HostileEntry::file("lab3/README.md", "x")}));
-  REQUIRE(t.intake.accepted);
   CHECK_FALSE(fs::exists(t.staged / "scan.cu"));
-  CHECK(test::contains(t.intake.note(scan_spec()), "\"src/\""));
+  check_refused(t, "\"src/\"", "none of this lab's files");
 }
 
 TEST_CASE("archive entries leaving their folder are refused, whatever the separator") {

@@ -105,9 +105,11 @@ TEST_CASE(
   gpulab::LabConfig lab;
   lab.id = "scan";
   lab.student_files = {"scan.cu"};
+  lab.writeup = gpulab::WriteupSpec{"REPORT.md", 9};
   const std::vector<std::pair<std::string, std::string>> files = {
       {"harness/runner_main.cpp", "main"},
       {"labs/scan/driver.cpp", "driver"},
+      {"labs/scan/REPORT.md", "# the write-up's template"},
       {"labs/binning/driver.cpp", "other lab"}};
   nlohmann::json record = {{"gpulab_version", GPULAB_VERSION},
                            {"built_from", nlohmann::json::object()}};
@@ -125,6 +127,7 @@ TEST_CASE(
   CHECK_NOTHROW(gpulab::check_shipped_runner(p, lab, runner));
 
   test::write_file(p.source / "labs/scan/scan.cu", "edited: the student's own file");
+  test::write_file(p.source / "labs/scan/REPORT.md", "# filled in: the student's write-up");
   test::write_file(p.source / "labs/binning/driver.cpp", "another lab's, not scan's");
   CHECK(gpulab::shipped_runner_mismatch(p, lab, runner) == "");
 

@@ -49,6 +49,17 @@ std::string shown(const std::string& name) {
   return "\"" + quote_head(name, 160) + "\"";
 }
 
+// Entries of a submission as a report lists them: the first ten shown, then how many more
+// (quoted like a name, as the report has always said it).
+std::string listed_entries(const std::vector<std::string>& entries) {
+  constexpr size_t kShown = 10;
+  std::vector<std::string> names(entries.begin(),
+                                 entries.begin() + std::min(entries.size(), kShown));
+  if (entries.size() > kShown) names.push_back(std::to_string(entries.size() - kShown) + " more");
+  for (auto& n : names) n = shown(n);
+  return listed(names);
+}
+
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -343,11 +354,7 @@ std::string none_submitted(const IntakeSpec& spec, const std::vector<std::string
     for (const auto& file : spec.student_files)
       if (named_like(name, file)) return why + "; " + shown(name) + " is there: name it " + file;
   if (ignored.empty()) return why + ": it is empty";
-  constexpr size_t kShown = 10;
-  std::vector<std::string> names;
-  for (size_t i = 0; i < std::min(ignored.size(), kShown); ++i) names.push_back(shown(ignored[i]));
-  if (ignored.size() > kShown) names.push_back(std::to_string(ignored.size() - kShown) + " more");
-  return why + "; it holds " + listed(names);
+  return why + "; it holds " + listed_entries(ignored);
 }
 
 void write_staged(const fs::path& dst, const std::map<std::string, std::string>& files) {
@@ -382,13 +389,8 @@ std::string Intake::note(const IntakeSpec& spec) const {
     return "Your file " + shown(taken_as) + " was graded as the lab's " +
            listed(spec.student_files) + ".";
   if (ignored.empty()) return "";
-  constexpr size_t kShown = 10;
-  std::vector<std::string> names(ignored.begin(),
-                                 ignored.begin() + std::min(ignored.size(), kShown));
-  if (ignored.size() > kShown) names.push_back(std::to_string(ignored.size() - kShown) + " more");
-  for (auto& n : names) n = shown(n);
   return "Only " + listed(spec.student_files) + (spec.student_files.size() == 1 ? " is" : " are") +
-         " graded; these entries of your submission were not: " + listed(names) + ".";
+         " graded; these entries of your submission were not: " + listed_entries(ignored) + ".";
 }
 
 Intake take_in_submission(const fs::path& submission, const IntakeSpec& spec, const fs::path& dst,

@@ -39,6 +39,9 @@ GRADER_ROOMS = [
     ("cli", "the gpulab command: one dispatcher and the commands' own code"),
 ]
 
+# What the figures' code may use of the grader: its rooms up to the one that draws them.
+FIGURE_ROOMS = ["grader/" + r for r, _ in GRADER_ROOMS[:[r for r, _ in GRADER_ROOMS].index("figures") + 1]]
+
 # Lowest first; a file belongs to the first layer whose pattern (a regular expression) matches
 # the start of its path. "may include" names the layers below it that it may reach.
 # Scoped layers keep one lab's (or one family's) files apart from another's: a file of lab A
@@ -50,7 +53,7 @@ LAYERS = [
     ("datasets-common", r"datasets/[^/]+$", ["harness"], None),
     ("family-generators", r"families/[^/]+/generator[^/]*$", ["harness", "datasets-common"],
      "family"),
-    ("families", r"families/[^/]+/", ["harness"], "family"),
+    ("families", r"families/[^/]+/(?!figures/)", ["harness"], "family"),
     ("labs", r"labs/[^/]+/", ["harness", "families"], "lab"),
     ("reference", r"reference/[^/]+/", ["labs"], "lab"),
     ("lab-datasets", r"datasets/[^/]+/", ["harness", "datasets-common", "family-generators"],
@@ -62,6 +65,14 @@ LAYERS = [
      ["harness", "datasets-common", "sim"] + ["grader/" + r for r, _ in GRADER_ROOMS[:i]], None)
     for i, (room, _) in enumerate(GRADER_ROOMS)
 ] + [
+    # The handouts' figures, above the grader room that draws them: what a family's labs share
+    # (families/<family>/figures/), then each lab's own (handouts/figures/<lab>/), which register
+    # with GPULAB_FIGURES (grader/figures/figures.h) so that no room names a lab.
+    ("family-figures", r"families/[^/]+/figures/",
+     ["harness", "datasets-common"] + FIGURE_ROOMS, "family"),
+    ("lab-figures", r"handouts/figures/[^/]+/",
+     ["harness", "datasets-common", "family-figures"] + FIGURE_ROOMS,
+     "lab"),
     ("tests", r"tests/", ["*"], None),
 ]
 
@@ -75,6 +86,8 @@ WHAT = {
     "reference": "reference/<lab>/: the solution, and driver code kept from students "
                  "(lab.json's reference_driver_files, e.g. coarsening's plain gather)",
     "lab-datasets": "datasets/<lab>/: the lab's generator, registered under its id",
+    "family-figures": "families/<family>/figures/: drawing code a family's labs' figures share",
+    "lab-figures": "handouts/figures/<lab>/: the lab's figures, registered under its id",
     **{"grader/" + room: what for room, what in GRADER_ROOMS},
     "tests": "tests/: may include anything",
 }
@@ -86,6 +99,7 @@ INCLUDE_ROOTS = [
     "datasets",
     "families",
     "grader",
+    "handouts/figures",
     "sim/runtime/include",
     "sim/runtime",
     "sim/rewriter",
@@ -108,8 +122,11 @@ def layer_of(path):
 
 
 def scope_key(path):
-    """The lab or family a scoped file belongs to: its second path component."""
+    """The lab or family a scoped file belongs to: its second path component (its third under
+    handouts/figures/)."""
     parts = path.split("/")
+    if path.startswith("handouts/figures/"):
+        parts = parts[1:]
     return parts[1] if len(parts) > 2 else None
 
 
@@ -213,6 +230,14 @@ PLANTED = [
     # build there (coarsening's driver declares its baseline, defined in reference/coarsening/).
     ("labs/coarsening/planted3.cpp", "../../reference/coarsening/driver_baseline.cu",
      "layer labs may include"),
+    # One lab's figures reach no other lab's; shared drawing goes to the family's folder, which
+    # reaches no lab's figures.
+    ("handouts/figures/scan/planted.cpp", "histogram/find_starts_trace.h", "another's"),
+    ("families/scan/figures/planted.cpp", "binning/neighbour_offsets.h",
+     "layer family-figures may include"),
+    # The grader's rooms reach no lab's figures (they find them by id).
+    ("grader/figures/planted.cpp", "histogram/find_starts_trace.h",
+     "layer grader/figures may include"),
     ("newfolder/planted.cpp", "npy.h", "in no layer"),
     ("harness/planted3.cpp", "no_such_header.h", "reaches no file"),
 ]

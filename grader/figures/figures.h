@@ -1,9 +1,7 @@
-// The handouts' figures, drawn from gpulab's own code and data: the scan traces
-// (scan_trace.h) and histogram's sort and find-starts trace (find_starts_trace.h); binning's
-// occupancy and neighbour offsets from a public dataset's atoms; from the oracles' expected
-// outputs, scatter-gather's potential, histogram's skewed counts, particle-grid's cell counts
-// and neighbour-list lengths; and each lab's bench plots from their records (bench_record.h).
-// `gpulab figures` (figures_command.h) writes each as SVG and PNG.
+// The handouts' figures, drawn from gpulab's own code and data: each lab's own drawings
+// (handouts/figures/<lab>/figures.cpp, registered below), from public datasets it generates as
+// a grading does and from traces of the handouts' loops, and each lab's bench plots from their
+// records (bench_record.h). `gpulab figures` (figures_command.h) writes each as SVG and PNG.
 #pragma once
 
 #include <filesystem>
@@ -21,13 +19,16 @@ struct Figure {
   Canvas canvas;
 };
 
-std::vector<Figure> scan_figures();
-std::vector<Figure> segmented_scan_figures();
-// `work` is an empty folder the datasets are generated into.
-std::vector<Figure> binning_figures(const LabConfig& lab, const std::filesystem::path& work);
-std::vector<Figure> histogram_figures(const LabConfig& lab, const std::filesystem::path& work);
-std::vector<Figure> particle_grid_figures(const LabConfig& lab, const std::filesystem::path& work);
-std::vector<Figure> scatter_gather_figures(const LabConfig& lab, const std::filesystem::path& work);
+// A lab's own figures: each lab's handouts/figures/<lab>/figures.cpp (code a family's labs
+// share in families/<family>/figures/) registers its drawer with GPULAB_FIGURES, as a lab's
+// generator registers with GPULAB_DATASETS, so that nothing in grader/ names a lab. `work` is
+// an empty folder the datasets are generated into.
+using FigureDrawer = std::vector<Figure> (*)(const LabConfig& lab,
+                                             const std::filesystem::path& work);
+bool register_figures(const std::string& lab, FigureDrawer draw);
+// The lab's drawer, or nullptr where it draws none of its own.
+FigureDrawer find_figures(const std::string& lab);
+
 // A plot per bench sweep of the lab (lab.json's bench_sweeps), from its record in docs/bench/
 // (bench_record.h); throws where a record is missing or does not match the sweep.
 std::vector<Figure> sweep_figures(const LabConfig& lab, const Paths& paths);
@@ -42,13 +43,8 @@ struct GeneratedDataset {
 GeneratedDataset generate_public_dataset(const LabConfig& lab, const std::string& name,
                                          const std::filesystem::path& work);
 
-// The neighbour offsets of binning.md section 3 along one axis and in 3-D: a tile's points span
-// [a, a + extent] from its base bin's low face; offset o's bin spans [o·B, (o+1)·B].
-struct OffsetRange {
-  int lo, hi;  // the offsets the stretch from rc below to rc above the points touches
-};
-OffsetRange offset_range(double cutoff, double bin, double a, double extent);
-// The distance along one axis from the tile's points to the bin at offset o.
-double offset_gap(int o, double bin, double a, double extent);
-
 }  // namespace gpulab
+
+// Registers FUNCTION as LAB's figures when the program starts (handouts/figures/<lab>/figures.cpp).
+#define GPULAB_FIGURES(LAB, FUNCTION) \
+  static const bool gpulab_registered_figures_ = ::gpulab::register_figures(LAB, FUNCTION)

@@ -1,8 +1,5 @@
 #include "figures/figures_command.h"
 
-#include <functional>
-#include <map>
-
 #include "figures/figures.h"
 #include "files/atomic_file.h"
 #include "files/paths.h"
@@ -14,30 +11,11 @@
 
 namespace gpulab {
 
-namespace {
-
-using Drawer = std::function<std::vector<Figure>(const LabConfig&, const std::filesystem::path&)>;
-
-const std::map<std::string, Drawer>& drawers() {
-  static const std::map<std::string, Drawer> all{
-      {"binning", binning_figures},
-      {"histogram", histogram_figures},
-      {"particle-grid", particle_grid_figures},
-      {"scan", [](const LabConfig&, const std::filesystem::path&) { return scan_figures(); }},
-      {"scatter-gather", scatter_gather_figures},
-      {"segmented-scan",
-       [](const LabConfig&, const std::filesystem::path&) { return segmented_scan_figures(); }},
-  };
-  return all;
-}
-
-}  // namespace
-
 std::vector<std::string> labs_with_figures(const std::filesystem::path& source) {
   std::vector<std::string> out;
   for (const auto& file : find_lab_files(source)) {
     const std::string id = file.parent_path().filename().string();
-    if (drawers().count(id) || !LabConfig::load(file).bench_sweeps.empty()) out.push_back(id);
+    if (find_figures(id) || !LabConfig::load(file).bench_sweeps.empty()) out.push_back(id);
   }
   return out;
 }
@@ -45,8 +23,8 @@ std::vector<std::string> labs_with_figures(const std::filesystem::path& source) 
 int figures_command(const FiguresOptions& o, std::ostream& out) {
   const Paths& paths = Paths::current();
   const LabConfig lab = LabConfig::load_id(paths.source, o.lab);
-  const auto it = drawers().find(o.lab);
-  if (it == drawers().end() && lab.bench_sweeps.empty())
+  const FigureDrawer draw = find_figures(o.lab);
+  if (!draw && lab.bench_sweeps.empty())
     throw std::runtime_error("no figures for the lab \"" + o.lab + "\"; the labs with figures: " +
                              joined(labs_with_figures(paths.source)));
   const std::filesystem::path dir =
@@ -54,7 +32,7 @@ int figures_command(const FiguresOptions& o, std::ostream& out) {
   const Temporary work{make_temp_folder("gpulab-figures", "the figures' datasets")};
   // The lab's own figures, then its bench plots, drawn from their records (bench_record.h).
   std::vector<Figure> figures;
-  if (it != drawers().end()) figures = it->second(lab, work.path());
+  if (draw) figures = draw(lab, work.path());
   for (Figure& f : sweep_figures(lab, paths)) figures.push_back(std::move(f));
   std::filesystem::create_directories(dir);
   for (const Figure& f : figures) {

@@ -1,5 +1,3 @@
-#include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include "data/dataset_store.h"
@@ -19,15 +17,6 @@ GeneratedDataset generate_public_dataset(const LabConfig& lab, const std::string
     }
   }
   throw std::runtime_error(lab.id + " has no public dataset \"" + name + "\" with a fixed seed");
-}
-
-OffsetRange offset_range(double cutoff, double bin, double a, double extent) {
-  return {static_cast<int>(std::floor((a - cutoff) / bin)),
-          static_cast<int>(std::ceil((a + extent + cutoff) / bin)) - 1};
-}
-
-double offset_gap(int o, double bin, double a, double extent) {
-  return std::max({0.0, o * bin - (a + extent), a - (o + 1) * bin});
 }
 
 }  // namespace gpulab

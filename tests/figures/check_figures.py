@@ -44,6 +44,8 @@ QUOTES = [
      "reach {} keys/s at 65 536 bins", "7·10¹⁰"),
 ]
 
+DRAWING_CODE = re.compile(r"\.(cpp|h)$")
+
 SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
@@ -100,7 +102,9 @@ def main():
                 problems.append(f"gpulab figures {lab} failed: {run.stderr.strip()}")
                 continue
             committed = os.path.join(committed_root, lab)
-            drawn, kept = sorted(os.listdir(out)), sorted(os.listdir(committed))
+            # The lab's figure code lives beside its figures (figures.cpp and its helpers).
+            drawn = sorted(os.listdir(out))
+            kept = sorted(n for n in os.listdir(committed) if not DRAWING_CODE.search(n))
             for name in sorted(set(drawn) | set(kept)):
                 where = f"handouts/figures/{lab}/{name}"
                 if name not in kept:

@@ -1,7 +1,8 @@
 // The handouts' figures: the drawing layer (grader/plot/figure_canvas.h: SVG text, the raster),
-// PNG through libpng (grader/plot/png_file.h), the traced scans (grader/figures/scan_trace.h) and
-// the neighbour offsets binning.md's table counts (grader/figures/figures.h). The figures
-// themselves are compared with the committed ones by the ctest `figures`
+// PNG through libpng (grader/plot/png_file.h), the labs' drawers found by lab id
+// (grader/figures/figures.h), the traced scans (families/scan/figures/scan_trace.h) and the
+// neighbour offsets binning.md's table counts (handouts/figures/binning/neighbour_offsets.h). The
+// figures themselves are compared with the committed ones by the ctest `figures`
 // (tests/figures/check_figures.py).
 #include "figures/figures.h"
 
@@ -9,10 +10,11 @@
 
 #include <fstream>
 
-#include "figures/scan_trace.h"
+#include "binning/neighbour_offsets.h"
 #include "plot/colour_map.h"
 #include "plot/figure_canvas.h"
 #include "plot/png_file.h"
+#include "scan/figures/scan_trace.h"
 #include "test_util.h"
 
 namespace {
@@ -35,6 +37,25 @@ int listed_offsets(double cutoff, double bin, double a, double extent, int* in_b
 }
 
 }  // namespace
+
+TEST_CASE("each lab's own figures are found by its id, and only its own") {
+  // Every handouts/figures/<lab>/ with code registers its drawer under that lab's id.
+  namespace fs = std::filesystem;
+  const auto found = [](const std::string& lab) { return find_figures(lab) != nullptr; };
+  int with_code = 0;
+  for (const auto& e : fs::directory_iterator(test::source_dir() / "handouts" / "figures")) {
+    if (!fs::exists(e.path() / "figures.cpp")) continue;
+    ++with_code;
+    CAPTURE(e.path());
+    CHECK(found(e.path().filename().string()));
+  }
+  CHECK(with_code >= 6);
+  CHECK_FALSE(found("coarsening"));  // a lab whose only figures are its bench plots
+  CHECK_FALSE(found("no-such-lab"));
+  CHECK_THROWS_WITH_AS(register_figures("scan", find_figures("scan")),
+                       doctest::Contains("two figure drawers for the lab \"scan\""),
+                       std::logic_error);
+}
 
 TEST_CASE("the traced Brent-Kung scans end in the exclusive scans of the handouts' example") {
   const std::vector<long long> x{3, 1, 4, 1, 5, 9, 2, 6};

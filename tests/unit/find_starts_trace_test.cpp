@@ -1,7 +1,7 @@
-// The traced sort and find-starts of histogram.md's figure (grader/figures/find_starts_trace.h):
-// the handout's worked example, the figure's, and the empty bins before the first key and after the
-// last.
-#include "figures/find_starts_trace.h"
+// The traced sort and find-starts of histogram.md's figure
+// (handouts/figures/histogram/find_starts_trace.h): the handout's worked example, the figure's,
+// and the empty bins before the first key and after the last.
+#include "histogram/find_starts_trace.h"
 
 #include <doctest/doctest.h>
 

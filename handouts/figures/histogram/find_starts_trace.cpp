@@ -1,4 +1,4 @@
-#include "figures/find_starts_trace.h"
+#include "find_starts_trace.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,18 +1,13 @@
-// scan.md's and segmented-scan.md's Brent–Kung trees on the 8-element example of
-// segmented-scan.md section 1: a row per level, a box per element, a line for each value a
-// level's update read.
-#include "figures/figures.h"
-#include "figures/scan_trace.h"
+#include "trace_figure.h"
 
 namespace gpulab {
 
 namespace {
 
-const std::vector<long long> kExample{3, 1, 4, 1, 5, 9, 2, 6};
-const std::vector<int> kHeads{1, 0, 0, 1, 0, 0, 0, 1};
-
 constexpr double kLeft = 96, kTop = 48, kPitchX = 56, kPitchY = 58, kCellW = 44, kCellH = 26;
 constexpr Rgb kUp{255, 214, 170}, kDown{190, 215, 245}, kHead{170, 30, 40};
+
+}  // namespace
 
 Canvas draw_trace(const std::vector<TraceLevel>& levels, const std::string& title,
                   bool with_flags) {
@@ -42,22 +37,6 @@ Canvas draw_trace(const std::vector<TraceLevel>& levels, const std::string& titl
     }
   }
   return c;
-}
-
-}  // namespace
-
-std::vector<Figure> scan_figures() {
-  return {{"brent-kung", draw_trace(brent_kung_trace(kExample),
-                                    "Brent-Kung exclusive scan of 3 1 4 1 5 9 2 6: up-sweep "
-                                    "(orange), root cleared, down-sweep (blue)",
-                                    false)}};
-}
-
-std::vector<Figure> segmented_scan_figures() {
-  return {
-      {"segmented-brent-kung",
-       draw_trace(segmented_brent_kung_trace(kExample, kHeads),
-                  "Segmented Brent-Kung scan, heads at 0, 3, 7 (red corner: flag f set)", true)}};
 }
 
 }  // namespace gpulab

@@ -1,4 +1,4 @@
-#include "figures/scan_trace.h"
+#include "scan_trace.h"
 
 #include <stdexcept>
 

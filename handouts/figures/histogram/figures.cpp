@@ -1,11 +1,12 @@
 // histogram.md's figures: the bin counts of the skewed public dataset (the oracle's expected
 // output) on a log axis against the level uniform keys would give, and a traced sort and
 // find-starts on a small example (find_starts_trace.h) with its empty bins.
+#include "figures/figures.h"
+
 #include <algorithm>
 #include <iterator>
 
-#include "figures/figures.h"
-#include "figures/find_starts_trace.h"
+#include "find_starts_trace.h"
 #include "npy.h"
 #include "plot/bar_chart.h"
 #include "text/number_text.h"
@@ -147,10 +148,12 @@ Figure find_starts() {
   return {"find-starts", c};
 }
 
-}  // namespace
-
 std::vector<Figure> histogram_figures(const LabConfig& lab, const std::filesystem::path& work) {
   return {skewed_counts(lab, work), find_starts()};
 }
+
+}  // namespace
+
+GPULAB_FIGURES("histogram", histogram_figures);
 
 }  // namespace gpulab

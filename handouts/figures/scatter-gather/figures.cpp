@@ -1,15 +1,18 @@
 // scatter-gather.md's figure: the DCS potential of a public dataset, the oracle's expected
 // output (families/dcs/generator.h, run through the generators' registry), one lattice plane
 // as a heat map with the atoms near that plane marked.
+#include "figures/figures.h"
+
 #include <algorithm>
 #include <cmath>
 
-#include "figures/figures.h"
 #include "npy.h"
 #include "plot/colour_map.h"
 #include "text/number_text.h"
 
 namespace gpulab {
+
+namespace {
 
 std::vector<Figure> scatter_gather_figures(const LabConfig& lab,
                                            const std::filesystem::path& work) {
@@ -61,5 +64,9 @@ std::vector<Figure> scatter_gather_figures(const LabConfig& lab,
   c.text(bx + 20, top + bh, "-" + limit_text, 11);
   return {{"potential", c}};
 }
+
+}  // namespace
+
+GPULAB_FIGURES("scatter-gather", scatter_gather_figures);
 
 }  // namespace gpulab

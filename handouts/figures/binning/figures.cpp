@@ -1,11 +1,13 @@
 // binning.md's figures: how full the bins of a public dataset are against their capacity, and
 // a slice of the neighbour offset set. The bin grid is the handout's: faces at multiples of B
 // from the lattice's origin, starting at -ceil(rc/B)·B, covering the lattice's box widened by rc.
+#include "figures/figures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "figures/figures.h"
+#include "neighbour_offsets.h"
 #include "npy.h"
 #include "plot/colour_map.h"
 
@@ -180,10 +182,12 @@ Figure offsets(const LabConfig& lab, const std::string& name) {
   return {"offsets-" + name, c};
 }
 
-}  // namespace
-
 std::vector<Figure> binning_figures(const LabConfig& lab, const std::filesystem::path& work) {
   return {occupancy(lab, "water", work), occupancy(lab, "clustered", work), offsets(lab, "water")};
 }
+
+}  // namespace
+
+GPULAB_FIGURES("binning", binning_figures);
 
 }  // namespace gpulab

@@ -3,10 +3,11 @@
 // map, and the distribution of the neighbour lists' lengths (the differences of nbr_start, the
 // lists' CSR offsets) of `gradient` and `dense-cluster`, with how busy a warp's lanes are when
 // each thread walks one particle's list.
+#include "figures/figures.h"
+
 #include <algorithm>
 #include <stdexcept>
 
-#include "figures/figures.h"
 #include "npy.h"
 #include "plot/bar_chart.h"
 #include "plot/colour_map.h"
@@ -166,13 +167,15 @@ Figure list_lengths(const std::string& name, const GeneratedDataset& ds, bool lo
   return {"list-lengths-" + name, c};
 }
 
-}  // namespace
-
 std::vector<Figure> particle_grid_figures(const LabConfig& lab, const std::filesystem::path& work) {
   const GeneratedDataset gradient = generate_public_dataset(lab, "gradient", work);
   const GeneratedDataset cluster = generate_public_dataset(lab, "dense-cluster", work);
   return {cell_counts("gradient", gradient), list_lengths("gradient", gradient, false),
           list_lengths("dense-cluster", cluster, true)};
 }
+
+}  // namespace
+
+GPULAB_FIGURES("particle-grid", particle_grid_figures);
 
 }  // namespace gpulab

@@ -30,8 +30,12 @@ bool register_figures(const std::string& lab, FigureDrawer draw);
 FigureDrawer find_figures(const std::string& lab);
 
 // A plot per bench sweep of the lab (lab.json's bench_sweeps), from its record in docs/bench/
-// (bench_record.h); throws where a record is missing or does not match the sweep.
-std::vector<Figure> sweep_figures(const LabConfig& lab, const Paths& paths);
+// (bench_record.h). A sweep whose record is not there is not drawn, and `not_drawn` gets a line
+// saying what it needs: the student kit ships no docs/ (the records are the instructor's GPU
+// measurements; the handouts' plots drawn from them ship). Throws where a record is there but
+// does not match the sweep.
+std::vector<Figure> sweep_figures(const LabConfig& lab, const Paths& paths,
+                                  std::vector<std::string>& not_drawn);
 
 // A public dataset of the lab, its inputs and the oracle's expected outputs, generated as a
 // grading does (dataset_store.h) into a cache under `work`. Throws std::runtime_error when the

@@ -33,7 +33,11 @@ int figures_command(const FiguresOptions& o, std::ostream& out) {
   // The lab's own figures, then its bench plots, drawn from their records (bench_record.h).
   std::vector<Figure> figures;
   if (draw) figures = draw(lab, work.path());
-  for (Figure& f : sweep_figures(lab, paths)) figures.push_back(std::move(f));
+  std::vector<std::string> not_drawn;
+  for (Figure& f : sweep_figures(lab, paths, not_drawn)) figures.push_back(std::move(f));
+  if (figures.empty())
+    throw std::runtime_error("no figure of the lab \"" + o.lab +
+                             "\" could be drawn here: " + joined(not_drawn, "; "));
   std::filesystem::create_directories(dir);
   for (const Figure& f : figures) {
     write_file_atomically(dir / (f.name + ".svg"), f.canvas.svg());
@@ -41,6 +45,7 @@ int figures_command(const FiguresOptions& o, std::ostream& out) {
                           png_bytes({f.canvas.width(), f.canvas.height(), f.canvas.raster()}));
     out << "wrote " << (dir / f.name).string() << ".svg and .png\n";
   }
+  for (const std::string& line : not_drawn) out << line << "\n";
   return kExitOk;
 }
 

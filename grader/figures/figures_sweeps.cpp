@@ -7,10 +7,21 @@
 
 namespace gpulab {
 
-std::vector<Figure> sweep_figures(const LabConfig& lab, const Paths& paths) {
+std::vector<Figure> sweep_figures(const LabConfig& lab, const Paths& paths,
+                                  std::vector<std::string>& not_drawn) {
   std::vector<Figure> out;
   for (const BenchSweep& s : lab.bench_sweeps) {
-    const SweepRecord r = read_sweep_record(sweep_record_path(paths, lab.id, s.name), lab, s);
+    const std::filesystem::path record = sweep_record_path(paths, lab.id, s.name);
+    if (!std::filesystem::exists(record)) {
+      not_drawn.push_back(
+          s.name + " is not drawn: it plots measurements made on a GPU, " + record.string() +
+          ", which this copy of gpulab lacks (the student kit ships the handout's plot, "
+          "handouts/figures/" +
+          lab.id + "/" + s.name + ".svg, but not the measurements); measure them with `" +
+          sweep_record_command(lab.id, s.name) + "` on a GPU to draw it");
+      continue;
+    }
+    const SweepRecord r = read_sweep_record(record, lab, s);
     LinePlot plot;
     plot.title = lab.id + ": " + s.title;
     plot.subtitle = "the reference on " + s.dataset +

@@ -43,6 +43,13 @@ class Fnv1a64 {
 
 }  // namespace
 
+std::string content_hash_of_bytes(std::string_view bytes) {
+  Fnv1a64 h;
+  h.add_field("file");
+  h.add(bytes.data(), bytes.size());
+  return h.hex();
+}
+
 std::string content_hash(const fs::path& path) {
   Fnv1a64 h;
   const fs::file_status top = fs::symlink_status(path);

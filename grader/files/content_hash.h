@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace gpulab {
 
@@ -12,5 +13,8 @@ namespace gpulab {
 // detects changes; it is not meant to resist a forger. Throws std::runtime_error when the path
 // does not exist or cannot be read.
 std::string content_hash(const std::filesystem::path& path);
+
+// content_hash of a file holding `bytes`, taken from memory (a write-up the intake read, say).
+std::string content_hash_of_bytes(std::string_view bytes);
 
 }  // namespace gpulab

@@ -49,14 +49,13 @@ std::string shown(const std::string& name) {
   return "\"" + quote_head(name, 160) + "\"";
 }
 
-// Entries of a submission as a report lists them: the first ten shown, then how many more
-// (quoted like a name, as the report has always said it).
+// Entries of a submission as a report lists them: the first ten, each quoted as a name, then
+// how many more, unquoted (it is no name of theirs).
 std::string listed_entries(const std::vector<std::string>& entries) {
   constexpr size_t kShown = 10;
-  std::vector<std::string> names(entries.begin(),
-                                 entries.begin() + std::min(entries.size(), kShown));
+  std::vector<std::string> names;
+  for (size_t i = 0; i < std::min(entries.size(), kShown); ++i) names.push_back(shown(entries[i]));
   if (entries.size() > kShown) names.push_back(std::to_string(entries.size() - kShown) + " more");
-  for (auto& n : names) n = shown(n);
   return listed(names);
 }
 

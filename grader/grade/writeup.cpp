@@ -1,10 +1,10 @@
 #include "grade/writeup.h"
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 
 #include "files/atomic_file.h"
+#include "files/content_hash.h"
+#include "grade/writeup_template.h"
 #include "report/report_formats.h"
 #include "text/joined_words.h"
 #include "text/letter_case.h"
@@ -21,12 +21,6 @@ std::string size_text(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
   return buf;
-}
-
-// The lab's template, labs/<id>/<file>, as the student kit ships it; "" where there is none.
-std::string template_text(const LabConfig& lab) {
-  std::ifstream in(lab.dir / lab.writeup->file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // What every message ends with: the points, who grades them, what to hand in.
@@ -94,7 +88,7 @@ Test keep_writeup(const LabConfig& lab, const IntakeSpec& spec, const Intake& in
   } else if (!w.text) {
     t.output = file + (w.bytes ? " (" + size_text(w.bytes) + ")" : "") +
                " was not kept: " + w.problem + ". " + what_to_do(lab);
-  } else if (w.text->empty() || *w.text == template_text(lab)) {
+  } else if (w.text->empty() || content_hash_of_bytes(*w.text) == template_fingerprint(lab, log)) {
     t.extra["template"] = !w.text->empty();
     t.output = file + (w.text->empty() ? " is empty" : " is the lab's template, unchanged") +
                ": nothing to grade yet. " + what_to_do(lab);

@@ -5,6 +5,7 @@
 #include "build/dist_policy.h"
 #include "build/kit_runners.h"
 #include "files/paths.h"
+#include "grade/writeup_template.h"
 
 namespace gpulab {
 
@@ -39,6 +40,12 @@ int make_student_kit(const std::filesystem::path& out, const ClassroomOptions& c
       f.content = fill_template(f.content, {{"KIT_ARCHITECTURES", architectures}},
                                 "packaging/student-kit/README.md");
   archive.insert(archive.end(), runners.files.begin(), runners.files.end());
+  // The templates' fingerprints, for the kit's self-grading: the student fills in the kit's own
+  // copy of each template (writeup_template.h).
+  std::vector<LabConfig> labs;
+  for (const std::string& id : kit_labs(files))
+    labs.push_back(LabConfig::load_id(paths.source, id));
+  archive.push_back({prefix + kWriteupTemplateRecord, writeup_template_record(labs)});
   if (classroom.workflow)
     archive.push_back({prefix + kClassroomWorkflowPath, classroom_workflow(paths.source, graded)});
   write_archive(out, archive);

@@ -61,6 +61,12 @@ TEST_SUITE("cpu") {
     CHECK(unknown.output.find("--no-such-option") != std::string::npos);
     CHECK(gpulab_says({"no-such-command"}).exit_code == gpulab::kExitUsage);
     CHECK(gpulab_says({"grade", "scan"}).exit_code == gpulab::kExitUsage);  // --out missing
+    // Never CLI11's own codes (106, 109; 105 for a value a check refuses).
+    CHECK(gpulab_says({"grade", "--no-such-flag"}).exit_code == gpulab::kExitUsage);
+    const auto refused =
+        gpulab_says({"grade", "scan", "--submission", "s", "--out", "r.json", "--timeout", "soon"});
+    CHECK(refused.exit_code == gpulab::kExitUsage);
+    CHECK(refused.output.find("--timeout") != std::string::npos);
     const auto run_help = gpulab_says({"run", "--help"});
     CHECK(run_help.output.find("default: every public dataset") != std::string::npos);
     CHECK(run_help.output.find("--verbose") != std::string::npos);

@@ -1,11 +1,12 @@
 // The rest of the student's commands, in the unpacked kit as a student types them: --version,
 // --help with its environment variables and exit statuses, sim-cc --help, the bash completion
-// script, the dataset cache shown and cleared, and run --keep-outputs leaving the outputs
-// beside the expected ones. (Each is tested in depth on the build tree: help_e2e.cpp,
-// completion_e2e.cpp, datasets_e2e.cpp.)
+// script, the dataset cache shown and cleared, run --keep-outputs leaving the outputs beside
+// the expected ones, and figures without the bench records the kit does not ship. (Each is tested
+// in depth on the build tree: help_e2e.cpp, completion_e2e.cpp, datasets_e2e.cpp.)
 #include <doctest/doctest.h>
 
 #include "e2e_util.h"
+#include "os/exit_status.h"
 #include "student_kit.h"
 
 using namespace e2e;
@@ -48,5 +49,27 @@ TEST_SUITE("student-kit") {
     const auto after = run_in_kit({gpulab, "cache"});
     CHECK_FALSE(said(after, "scatter-gather"));
     fs::remove_all(kit.kit / "kept");
+  }
+
+  // The kit ships the handouts' bench plots drawn, not the GPU measurements they are drawn from
+  // (docs/bench/): figures draws the rest and says what each of those needs.
+  TEST_CASE("the kit's gpulab figures draws what it can and names what a bench plot needs") {
+    const StudentKit& kit = student_kit();
+    const fs::path out = kit.root / "figures";
+    const auto histogram =
+        run_in_kit({kit.gpulab.string(), "figures", "histogram", "--out", out.string()});
+    INFO(histogram.output);
+    CHECK(histogram.exit_code == 0);
+    CHECK(fs::is_regular_file(out / "skewed-counts.svg"));
+    CHECK(fs::is_regular_file(out / "find-starts.png"));
+    CHECK_FALSE(fs::exists(out / "contention.svg"));
+    CHECK(said(histogram, "contention is not drawn"));
+    CHECK(said(histogram, "--sweep contention --json docs/bench/histogram/contention.json"));
+    // A lab whose figures are all bench plots draws none: that is an error, saying why.
+    const auto coarsening =
+        run_in_kit({kit.gpulab.string(), "figures", "coarsening", "--out", out.string()});
+    INFO(coarsening.output);
+    CHECK(coarsening.exit_code == gpulab::kExitFailed);
+    CHECK(said(coarsening, "points-per-thread is not drawn"));
   }
 }

@@ -1,6 +1,7 @@
 // The student's install, in an unpacked student kit built with its README's one command (the
 // student preset): how long that takes, what it builds, and `gpulab run` taking the student's
-// files from the tree they stand in (grader/lab/lab_tree.h), on the CPU backend by itself.
+// files from the tree they stand in (grader/lab/lab_tree.h), on the CPU backend by itself, and
+// `gpulab grade` telling the write-up filled in the kit from its template.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -109,6 +110,39 @@ TEST_SUITE("student-kit") {
     INFO(named.process.output);
     CHECK(score(named.report) == max_score(named.report));
     CHECK_FALSE(says(named.process, "your files:"));
+  }
+
+  // Self-grading as the issue found it: the student fills in the kit's own labs/scan/REPORT.md
+  // and grades that folder. The kit's record of the template (writeup_template.h) says it is
+  // written, where the lab folder's file, now the student's, would call it unchanged.
+  TEST_CASE("grade in the kit tells a filled write-up from the template it was handed") {
+    const StudentKit& k = student_kit();
+    REQUIRE(fs::is_regular_file(k.kit / "writeup-templates.json"));
+    // A build that fails is quick, and the write-up is looked at whatever became of the code.
+    const KitFile code("labs/scan/scan.cu",
+                       kSource / "tests" / "submissions" / "scan" / "compile-error" / "scan.cu");
+    const auto graded = [&](const std::string& name) {
+      const fs::path report = k.root / name;
+      const auto p =
+          run_in_kit({k.gpulab.string(), "grade", "scan", "--submission", "labs/scan", "--out",
+                      report.string(), "--backend", "sim", "--no-time", "--format", "gpulab"},
+                     {}, {}, 300);
+      INFO(p.output);
+      REQUIRE(fs::is_regular_file(report));
+      return test_named(read_report(report), "write-up");
+    };
+    const json pristine = graded("pristine.json");
+    CHECK(contains(pristine, "is the lab's template, unchanged"));
+
+    const fs::path filled = k.root / "REPORT.filled.md";
+    std::ofstream(filled) << read_text(k.kit / "labs" / "scan" / "REPORT.md")
+                          << "\nName: Ada\n\n| n | ms |\n|---:|---:|\n| 4097 | 0.1 |\n";
+    const KitFile writeup("labs/scan/REPORT.md", filled);
+    const json written = graded("written.json");
+    INFO(written.dump());
+    CHECK_FALSE(contains(written, "unchanged"));
+    CHECK(contains(written, "REPORT.md ("));
+    CHECK(contains(written, "was found and kept for your instructor"));
   }
 }
 

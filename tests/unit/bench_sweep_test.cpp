@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "bench/bench_record.h"
+#include "figures/figures.h"
 #include "plot/line_plot.h"
 #include "test_util.h"
 
@@ -82,6 +83,35 @@ TEST_CASE("a sweep record is read back, and one that does not match its sweep is
   CHECK(test::contains(read_error(lab, other), "not histogram/contention"));
 
   CHECK(test::contains(read_error(lab, json::array()), "is not a sweep record"));
+}
+
+// The student kit ships no docs/: `gpulab figures histogram` there draws the lab's own figures
+// and says which bench plot it cannot, and what would draw it.
+TEST_CASE("a sweep without its record is not drawn, and what it needs is said; a bad one throws") {
+  const LabConfig lab = histogram_lab();
+  test::TempDir dir;
+  Paths paths;
+  paths.source = dir.path();
+  std::vector<std::string> not_drawn;
+  CHECK(sweep_figures(lab, paths, not_drawn).empty());
+  REQUIRE(not_drawn.size() == 1);
+  CHECK(test::contains(not_drawn[0], "contention is not drawn"));
+  CHECK(
+      test::contains(not_drawn[0], (dir.path() / "docs/bench/histogram/contention.json").string()));
+  CHECK(test::contains(not_drawn[0],
+                       "`build/gpulab bench histogram --sweep contention --json "
+                       "docs/bench/histogram/contention.json` on a GPU"));
+
+  const auto record = sweep_record_path(paths, lab.id, "contention");
+  test::write_file(record, full_record(lab).dump());
+  not_drawn.clear();
+  const std::vector<Figure> drawn = sweep_figures(lab, paths, not_drawn);
+  REQUIRE(drawn.size() == 1);
+  CHECK(drawn[0].name == "contention");
+  CHECK(not_drawn.empty());
+  test::write_file(record, "[]");
+  CHECK_THROWS_WITH_AS(sweep_figures(lab, paths, not_drawn),
+                       doctest::Contains("is not a sweep record"), std::runtime_error);
 }
 
 TEST_CASE("the line plot puts each point on log axes and refuses points it cannot place") {

@@ -71,6 +71,20 @@ TEST_CASE("a folder: the student file is copied, other files are listed, litter 
   CHECK_FALSE(test::contains(note, "DS_Store"));
 }
 
+TEST_CASE("many entries beside the lab's file: ten are named, quoted, and the rest counted") {
+  test::TempDir dir;
+  for (int i = 0; i < 13; ++i) test::write_file(dir / "sub" / ("e" + std::to_string(10 + i)), "x");
+  test::write_file(dir / "sub" / "scan.cu", kSource);
+  const Taken t = take(dir, dir / "sub");
+  REQUIRE(t.intake.accepted);
+  const std::string note = t.intake.note(scan_spec());
+  CHECK_MESSAGE(test::contains(note, "\"e18\", \"e19\" and 3 more."), note);
+  CHECK_FALSE(test::contains(note, "\"e20\""));
+  // The same listing where nothing is graded.
+  fs::remove(dir / "sub" / "scan.cu");
+  check_refused(take(dir, dir / "sub"), "\"e19\" and 3 more", "nothing to grade");
+}
+
 TEST_CASE("a folder holding one folder is looked into") {
   test::TempDir dir;
   test::write_file(dir / "sub" / "lab3" / "scan.cu", kSource);

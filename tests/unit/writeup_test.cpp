@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+#include "files/content_hash.h"
+#include "grade/writeup_template.h"
 #include "report/report_formats.h"
 #include "test_util.h"
 
@@ -103,6 +105,51 @@ TEST_CASE("the template unchanged, or an empty file, is kept but only noted") {
     CHECK(contains(k.test.output, text.empty() ? "is empty" : "template, unchanged"));
     CHECK(contains(k.test.output, "fill in labs/scatter-gather/REPORT.md"));
   }
+}
+
+// The student kit: the lab's folder holds the student's own copy of the template, which they
+// fill in and grade as it is (gpulab grade scan --submission labs/scan); the kit's record of the
+// pristine template says what "unchanged" means.
+TEST_CASE("in the student kit the template is the recorded one, not the lab folder's own file") {
+  const Lab lab(kTemplate);
+  const fs::path record = lab.dir / gpulab::kWriteupTemplateRecord;
+  test::write_file(record, gpulab::writeup_template_record({lab.config}));
+  CHECK(nlohmann::json::parse(
+            test::read_file(record))["templates"]["labs/scatter-gather/REPORT.md"] ==
+        gpulab::content_hash_of_bytes(kTemplate));
+  // The student fills in the kit's copy and hands in that very folder.
+  const std::string filled = kTemplate + "Ada\n\n| part | ms |\n|---|---:|\n";
+  test::write_file(lab.config.dir / "REPORT.md", filled);
+  const Kept written = keep(lab, accepted_with(filled), lab.dir / "results.json");
+  CHECK(written.test.passed);
+  CHECK_FALSE(written.test.info);
+  CHECK_FALSE(contains(written.test.output, "unchanged"));
+  const Kept pristine = keep(lab, accepted_with(kTemplate), lab.dir / "results.json");
+  CHECK(pristine.test.info);
+  CHECK(contains(pristine.test.output, "template, unchanged"));
+
+  // A record that cannot be read is said, and the lab's own file compared with, as outside a kit.
+  test::write_file(record, "{\"templates\": [");
+  const Kept unread = keep(lab, accepted_with(filled), lab.dir / "results.json");
+  CHECK(contains(unread.test.output, "template, unchanged"));
+  CHECK(contains(unread.log, gpulab::kWriteupTemplateRecord + std::string(" could not be read")));
+  test::write_file(record, "{\"templates\": {}}");
+  CHECK(contains(keep(lab, accepted_with(filled), lab.dir / "results.json").log,
+                 "names no template labs/scatter-gather/REPORT.md"));
+}
+
+TEST_CASE("the record of the templates: each lab's write-up template, a missing one refused") {
+  const Lab lab(kTemplate);
+  const std::string text = "the same bytes, from a file or from memory\n";
+  test::write_file(lab.dir / "bytes", text);
+  CHECK(gpulab::content_hash_of_bytes(text) == gpulab::content_hash(lab.dir / "bytes"));
+  CHECK(gpulab::content_hash_of_bytes(text) != gpulab::content_hash_of_bytes(text + " "));
+  LabConfig none = lab.config;
+  none.writeup.reset();
+  CHECK(nlohmann::json::parse(gpulab::writeup_template_record({none}))["templates"].empty());
+  fs::remove(lab.config.dir / "REPORT.md");
+  CHECK_THROWS_WITH_AS(gpulab::writeup_template_record({lab.config}),
+                       doctest::Contains("REPORT.md, which"), std::runtime_error);
 }
 
 TEST_CASE("no write-up: a note, and an earlier grading's copy is not left beside the report") {

@@ -54,8 +54,9 @@ class GraderBench {
         labs.push_back(f.parent_path().filename().string());
     for (const auto& lab : labs) LabConfig::load_id(paths_.source, lab);  // refuses a bad id
     const Temporary work{make_temp_folder("gpulab-bench-grader", "bench-grader's gradings")};
-    out_ << "grading the reference of " << labs.size() << " lab(s) on the " << o_.backend
-         << " backend" << (o_.performance ? ", timed" : ", not timed (--no-time)")
+    out_ << "grading the reference of " << labs.size() << " lab(s) on the "
+         << backend_name(o_.backend) << " backend"
+         << (o_.performance ? ", timed" : ", not timed (--no-time)")
          << ", a hidden seed drawn for this run; caches in " << work.path().string() << "\n"
          << std::flush;
     std::vector<Measured> runs;
@@ -90,13 +91,13 @@ class GraderBench {
                "--out",
                report.string(),
                "--format",
-               format_name(ReportFormat::kGpulab),
-               "--backend",
-               o_.backend};
-    if (!o_.performance) po.argv.push_back("--no-time");
-    if (o_.allow_unsandboxed) po.argv.push_back("--allow-unsandboxed");
-    // The seed in the environment, never on a command line (as grade-all).
-    po.env = {"GPULAB_HIDDEN_SEED=" + seed_, "GPULAB_CACHE_DIR=" + cache.string()};
+               format_name(ReportFormat::kGpulab)};
+    GradingPolicy policy = o_;
+    policy.hidden_seed = seed_;
+    const std::vector<std::string> policy_args = grade_arguments(policy);
+    po.argv.insert(po.argv.end(), policy_args.begin(), policy_args.end());
+    po.env = grade_environment(policy);
+    po.env.push_back("GPULAB_CACHE_DIR=" + cache.string());
     po.cwd = work;
     po.timeout_s = kGradeTimeoutS;
     po.output_limit = 1 << 16;
@@ -161,7 +162,8 @@ class GraderBench {
   }
 
   void write_json(const std::vector<Measured>& runs) const {
-    json j = {{"backend", o_.backend}, {"timed", o_.performance}, {"runs", json::array()}};
+    json j = {
+        {"backend", backend_name(o_.backend)}, {"timed", o_.performance}, {"runs", json::array()}};
     for (const auto& m : runs) {
       json r = {{"lab", m.lab},
                 {"cache", m.cache},

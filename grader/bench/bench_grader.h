@@ -11,15 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "core/grading_policy.h"
+
 namespace gpulab {
 
-struct BenchGraderOptions {
-  std::vector<std::string> labs;  // empty: every lab
-  std::string backend = "cuda";
+// The policy each reference is graded with (grading_policy.h; the hidden seed is drawn afresh
+// for each run: no grading finds a warm cache from an earlier one), and what is timed.
+struct BenchGraderOptions : GradingPolicy {
+  std::vector<std::string> labs;   // empty: every lab
   bool cold = true, warm = true;   // grade with an empty cache, then again on it
   bool report_cold = true;         // false: the cold grading only fills the cache
-  bool performance = true;         // false: --no-time, as grade
-  bool allow_unsandboxed = false;  // passed on to gpulab grade
   std::filesystem::path json_out;  // also write the numbers here (docs/PERF.md's record)
 };
 

@@ -61,7 +61,7 @@ fs::path build_variant(const LabConfig& lab, const Paths& paths, const BenchSwee
     write_file_atomically(src / f, "#define " + s.define + " " + std::to_string(value) +
                                        "\n#line 1 \"" + f + "\"\n" + text);
   }
-  const BuildResult b = build_runner(lab, paths, src, work / "build", "cuda", Sandbox{});
+  const BuildResult b = build_runner(lab, paths, src, work / "build", Backend::cuda, Sandbox{});
   if (!b.ok)
     throw std::runtime_error("the reference with " + s.define + " " + std::to_string(value) +
                              " does not build:\n" + b.message);

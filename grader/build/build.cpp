@@ -193,7 +193,7 @@ std::filesystem::path linked_archive(const RunnerRecipe& recipe, const std::stri
 
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
-                         const std::filesystem::path& work_dir, const std::string& backend,
+                         const std::filesystem::path& work_dir, Backend backend,
                          const Sandbox& sandbox, double timeout_s) {
   return build_runner(load_recipe(paths, lab, backend), lab, paths, src_dir, work_dir, sandbox,
                       RecipeUse::student, timeout_s);
@@ -221,16 +221,16 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
     po.cpu_limit_s = timeout_s;
     return sandbox.run(po, box);
   };
-  const std::string& backend = recipe.backend;
+  const Backend backend = recipe.backend;
   std::vector<std::filesystem::path> needed = {recipe.compiler};
   for (const LinkedArchive& a : recipe.link_whole) needed.push_back(a.path);
   for (const auto& path : needed)
     if (!std::filesystem::exists(path)) {
-      b.message =
-          "gpulab is not fully built for the " + backend + " backend: " + path.string() +
-          " is missing (run cmake --build" +
-          (backend == "sim" ? "; the sim backend needs the packages scripts/setup.sh installs)"
-                            : ")");
+      b.message = "gpulab is not fully built for the " + std::string(backend_name(backend)) +
+                  " backend: " + path.string() + " is missing (run cmake --build" +
+                  (backend == Backend::sim
+                       ? "; the sim backend needs the packages scripts/setup.sh installs)"
+                       : ")");
       return b;
     }
   std::vector<std::pair<std::string, std::string>> objects;  // each student file's object

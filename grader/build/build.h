@@ -28,12 +28,12 @@ struct BuildResult {
 };
 
 // src_dir holds the lab's student files; the runner is written to work_dir/runner, which is
-// emptied first. backend is "cuda" or "sim". The compiler and linker run in `sandbox`
+// emptied first. The compiler and linker run in `sandbox`
 // (build_sandbox: they see the student files, the recipe's include folders and libraries).
 // A missing or malformed manifest throws RecipeError naming it.
 BuildResult build_runner(const LabConfig& lab, const Paths& paths,
                          const std::filesystem::path& src_dir,
-                         const std::filesystem::path& work_dir, const std::string& backend,
+                         const std::filesystem::path& work_dir, Backend backend,
                          const Sandbox& sandbox, double timeout_s = 300);
 
 // The same with the recipe given: `use` says whose runner it is (RecipeUse::trusted adds the

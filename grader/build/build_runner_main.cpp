@@ -21,7 +21,12 @@ int main(int argc, char** argv) {
   try {
     const gpulab::Paths paths = gpulab::Paths::current();
     const gpulab::LabConfig lab = gpulab::LabConfig::load_id(paths.source, argv[1]);
-    const gpulab::RunnerRecipe recipe = gpulab::load_recipe(paths, lab, argv[2]);
+    const std::optional<gpulab::Backend> backend = gpulab::backend_named(argv[2]);
+    if (!backend) {
+      std::cerr << "gpulab-build-runner: no backend named \"" << argv[2] << "\" (cuda or sim)\n";
+      return 2;
+    }
+    const gpulab::RunnerRecipe recipe = gpulab::load_recipe(paths, lab, *backend);
     const fs::path out = argv[4];
     const fs::path work = gpulab::trusted_build_dir(paths, out.filename().string());
     const gpulab::BuildResult b = gpulab::build_runner(

@@ -136,7 +136,7 @@ KitRunnerFiles kit_runner_files(const Paths& paths, const std::vector<BundleFile
   KitRunnerFiles k;
   std::vector<std::string> first;
   for (const LabConfig& lab : labs) {
-    const RunnerRecipe r = load_recipe(paths, lab, "cuda");
+    const RunnerRecipe r = load_recipe(paths, lab, Backend::cuda);
     if (first.empty()) first = r.architectures;
     if (r.architectures != first)
       throw std::runtime_error(

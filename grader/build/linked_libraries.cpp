@@ -60,7 +60,7 @@ std::vector<LibraryFile> runner_libraries(const RunnerRecipe& recipe, std::strin
   std::vector<LibraryFile> libs;
   for (const LinkedArchive& a : recipe.link_whole)
     libs.push_back({linked_archive_description(a.role), a.path, true});
-  const std::string& backend = recipe.backend;
+  const Backend backend = recipe.backend;
   const auto add = [&](const std::string& description, const fs::path& path, bool required,
                        const std::string& name) {
     std::error_code ec;
@@ -69,7 +69,7 @@ std::vector<LibraryFile> runner_libraries(const RunnerRecipe& recipe, std::strin
     else if (required)
       missing += (missing.empty() ? "" : ", ") + name;
   };
-  if (backend != "sim") {
+  if (backend != Backend::sim) {
     const fs::path cuda = cuda_library_dir(recipe.compiler);
     add("the CUDA runtime", cuda.empty() ? cuda : cuda / "libcudart_static.a", true,
         "libcudart_static.a");

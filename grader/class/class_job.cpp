@@ -89,7 +89,7 @@ std::vector<ClassJob> list_class_jobs(const GradeAllOptions& o,
     for (const auto& e : roster.entries) {
       ClassJob j{lab, e.student, e.submission, class_job_dir(o.out, lab, e.student), {}};
       j.key = {{"lab", lab},
-               {"backend", o.backend},
+               {"backend", backend_name(o.backend)},
                {"hidden_seed", seed_fingerprint(seed)},
                {"gpulab_version", GPULAB_VERSION},
                {"performance", o.performance},
@@ -158,17 +158,14 @@ GradedSubmission grade_class_job(const ClassJob& j, const GradeAllOptions& o,
                                    (j.dir / kPartial).string(),
                                    "--format",
                                    format_name(ReportFormat::kGpulab),
-                                   "--backend",
-                                   o.backend,
                                    "--grade-all-parent",
                                    std::to_string(getpid())};
-  if (!o.performance) argv.push_back("--no-time");
-  if (o.require_gpu) argv.push_back("--require-gpu");
-  if (o.allow_unsandboxed) argv.push_back("--allow-unsandboxed");
-  // The secret in the grader's environment, which other users cannot read, not on its
-  // command line, which they can (ps).
-  std::vector<std::string> env;
-  if (seed) env.push_back("GPULAB_HIDDEN_SEED=" + *seed);
+  // The class's policy, with the seed grade-all settled on (check_class_options).
+  GradingPolicy policy = o;
+  policy.hidden_seed = seed;
+  const std::vector<std::string> policy_args = grade_arguments(policy);
+  argv.insert(argv.end(), policy_args.begin(), policy_args.end());
+  std::vector<std::string> env = grade_environment(policy);
   if (!gpu.empty()) {
     argv.insert(
         argv.end(),
@@ -200,7 +197,8 @@ GradedSubmission grade_class_job(const ClassJob& j, const GradeAllOptions& o,
     report->grader_error = "gpulab grade " + p.describe() +
                            " while grading this submission, and left no report; its output "
                            "is in grade.log beside this report (for instructors).";
-    report->environment = {{"version", GPULAB_VERSION}, {"lab", j.lab}, {"backend", o.backend}};
+    report->environment = {
+        {"version", GPULAB_VERSION}, {"lab", j.lab}, {"backend", backend_name(o.backend)}};
     write_report(j.dir / kReport, *report, ReportFormat::kGpulab);
     fs::remove(j.dir / kPartial);
   }
@@ -220,17 +218,17 @@ GradedSubmission grade_class_job(const ClassJob& j, const GradeAllOptions& o,
                   " (" + std::to_string(static_cast<int>(seconds + 0.5)) + " s)"};
 }
 
-Report stopped_by_scheduler_report(const std::string& lab, const std::string& backend, int signal) {
+Report stopped_by_scheduler_report(const std::string& lab, Backend backend, int signal) {
   Report r;
   r.stopped_by = signal;
   r.grader_error = "stopped by the scheduler (" + signal_name(signal) +
                    ": scancel, or the job's time limit) before this submission's grading "
                    "finished, so no score is given; graded again when grade-all runs again.";
-  r.environment = {{"version", GPULAB_VERSION}, {"lab", lab}, {"backend", backend}};
+  r.environment = {{"version", GPULAB_VERSION}, {"lab", lab}, {"backend", backend_name(backend)}};
   return r;
 }
 
-void record_stopped_by_scheduler(const ClassJob& j, const std::string& backend, int signal) {
+void record_stopped_by_scheduler(const ClassJob& j, Backend backend, int signal) {
   fs::create_directories(j.dir);
   const Report r = stopped_by_scheduler_report(j.lab, backend, signal);
   write_report(j.dir / kReport, r, ReportFormat::kGpulab);

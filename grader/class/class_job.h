@@ -78,10 +78,10 @@ GradedSubmission grade_class_job(const ClassJob& j, const GradeAllOptions& o,
 
 // The report of a grading the scheduler stopped (scancel, the time limit: `signal`): no score,
 // and it says so and that the next grade-all grades it again.
-Report stopped_by_scheduler_report(const std::string& lab, const std::string& backend, int signal);
+Report stopped_by_scheduler_report(const std::string& lab, Backend backend, int signal);
 
 // For a SLURM task stopped while grading `j`: the report above as report.json (and
 // results.json), and a record whose outcome is "stopped", so that a rerun grades it again.
-void record_stopped_by_scheduler(const ClassJob& j, const std::string& backend, int signal);
+void record_stopped_by_scheduler(const ClassJob& j, Backend backend, int signal);
 
 }  // namespace gpulab

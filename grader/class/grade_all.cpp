@@ -67,8 +67,8 @@ class ClassGrading {
         1u,
         std::min<unsigned>(o_.jobs ? o_.jobs : std::max(1u, std::thread::hardware_concurrency()),
                            static_cast<unsigned>(todo.size())));
-    out_ << "grading " << todo.size() << " of " << jobs.size() << " submissions (" << o_.backend
-         << " backend, " << workers << " at a time";
+    out_ << "grading " << todo.size() << " of " << jobs.size() << " submissions ("
+         << backend_name(o_.backend) << " backend, " << workers << " at a time";
     if (!gpus_.empty()) out_ << ", " << gpus_.size() << " GPU(s), one grader at a time on each";
     out_ << ")\n" << std::flush;
 
@@ -100,7 +100,7 @@ class ClassGrading {
   // without a score (grade.h, of_record), student after student: refused at once instead, with
   // nothing graded or written. --require-gpu refuses whatever the labs' parts.
   void refuse_without_gpu() const {
-    if (o_.backend != "cuda" || !gpus_.empty()) return;
+    if (o_.backend != Backend::cuda || !gpus_.empty()) return;
     std::vector<std::string> gpu_labs;
     const Paths paths = Paths::current();
     for (const auto& id : o_.labs) {
@@ -213,9 +213,9 @@ std::string class_files_line(const fs::path& out) {
          "gradescope-<lab>.csv\n";
 }
 
-std::vector<std::string> visible_gpus(const std::string& backend) {
+std::vector<std::string> visible_gpus(Backend backend) {
   std::vector<std::string> ids;
-  if (backend != "cuda") return ids;
+  if (backend != Backend::cuda) return ids;
   const DeviceInfo first = device_preflight(0);
   for (int i = 0; first.usable && i < first.count; ++i) {
     const DeviceInfo d = device_preflight(i);

@@ -35,11 +35,13 @@
 #include <string>
 #include <vector>
 
+#include "core/grading_policy.h"
 #include "os/stop_signals.h"
 
 namespace gpulab {
 
-struct GradeAllOptions {
+// A class's grading: the policy each of its graders is given (grading_policy.h), and the class.
+struct GradeAllOptions : GradingPolicy {
   std::filesystem::path roster, out;
   // Who the students are (roster_csv.h), for the exports' id, name and email columns; empty:
   // the roster's folder names alone.
@@ -47,12 +49,7 @@ struct GradeAllOptions {
   // "LAB=ID": the lab's Canvas assignment, named in the Canvas gradebook's column (gradebook.h).
   std::vector<std::string> canvas_assignments;
   std::vector<std::string> labs;
-  unsigned jobs = 0;  // graders at once; 0: one per CPU core
-  std::string backend = "cuda";
-  std::optional<std::string> hidden_seed;  // none: GPULAB_HIDDEN_SEED, else gpulab's default
-  bool performance = true;
-  bool require_gpu = false;
-  bool allow_unsandboxed = false;          // passed on to gpulab grade
+  unsigned jobs = 0;                       // graders at once; 0: one per CPU core
   double submission_timeout_s = 4 * 3600;  // one student's whole grading of one lab
 };
 
@@ -88,7 +85,7 @@ void write_class_files(const GradeAllOptions& o, const std::vector<ClassJob>& jo
 std::string class_files_line(const std::filesystem::path& out);
 
 // The UUIDs of the GPUs this process sees; none on the sim backend or without a GPU.
-std::vector<std::string> visible_gpus(const std::string& backend);
+std::vector<std::string> visible_gpus(Backend backend);
 
 // For a `gpulab grade` that grade-all started: it dies with grade-all (even when grade-all is
 // killed with -9), so an interrupted class grading leaves no grader running behind it.

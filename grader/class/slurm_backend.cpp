@@ -13,6 +13,7 @@
 
 #include "class/grade_all_status.h"
 #include "files/atomic_file.h"
+#include "files/secret.h"
 #include "os/environment_help.h"
 #include "os/exit_status.h"
 #include "os/process.h"
@@ -87,7 +88,7 @@ std::optional<std::string> read_seed_file(const SlurmPlan& plan) {
 std::vector<std::string> exported_variables() {
   std::vector<std::string> names(std::begin(kTaskBaseVariables), std::end(kTaskBaseVariables));
   for (const auto& n : environment_variable_names())
-    if (n != "GPULAB_HIDDEN_SEED" && n != "GPULAB_CACHE_DIR") names.push_back(n);
+    if (n != kHiddenSeedVariable && n != "GPULAB_CACHE_DIR") names.push_back(n);
   std::vector<std::string> set;
   for (const auto& n : names)
     if (std::getenv(n.c_str())) set.push_back(n);
@@ -101,7 +102,7 @@ std::vector<std::string> sbatch_environment(const fs::path& out) {
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
-    if (name != "GPULAB_HIDDEN_SEED" && name != "GPULAB_CACHE_DIR") env.push_back(entry);
+    if (name != kHiddenSeedVariable && name != "GPULAB_CACHE_DIR") env.push_back(entry);
   }
   env.push_back("GPULAB_CACHE_DIR=" + (out / kCache).string());
   return env;

@@ -61,7 +61,7 @@ json plan_to_json(const SlurmPlan& plan) {
             {"roster_csv", o.roster_csv.string()},
             {"canvas_assignments", o.canvas_assignments},
             {"labs", o.labs},
-            {"backend", o.backend},
+            {"backend", backend_name(o.backend)},
             {"performance", o.performance},
             {"require_gpu", o.require_gpu},
             {"allow_unsandboxed", o.allow_unsandboxed},
@@ -90,7 +90,12 @@ SlurmPlan plan_from_json(const json& j) {
   p.options.roster_csv = field<std::string>(o, "roster_csv");
   p.options.canvas_assignments = field<std::vector<std::string>>(o, "canvas_assignments");
   p.options.labs = field<std::vector<std::string>>(o, "labs");
-  p.options.backend = field<std::string>(o, "backend");
+  const std::string backend = field<std::string>(o, "backend");
+  if (const std::optional<Backend> b = backend_named(backend))
+    p.options.backend = *b;
+  else
+    throw std::runtime_error("grade-all: plan.json: \"backend\" is \"" + backend +
+                             "\", no backend of this gpulab");
   p.options.performance = field<bool>(o, "performance");
   p.options.require_gpu = field<bool>(o, "require_gpu");
   p.options.allow_unsandboxed = field<bool>(o, "allow_unsandboxed");

@@ -4,12 +4,12 @@ namespace gpulab {
 
 RunBackend choose_run_backend(const RunBackendFacts& f) {
   if (f.given) return {*f.given, ""};
-  if (f.gpu_usable && f.cuda_runners_built) return {"cuda", ""};
-  if (!f.gpu_part_selected && f.cuda_runners_built) return {"cuda", ""};
+  if (f.gpu_usable && f.cuda_runners_built) return {Backend::cuda, ""};
+  if (!f.gpu_part_selected && f.cuda_runners_built) return {Backend::cuda, ""};
   const std::string no_gpu = "no usable GPU (" + f.gpu_problem + ")";
   if (!f.sim_built)
     return {
-        "cuda",
+        Backend::cuda,
         f.gpu_part_selected
             ? "gpulab: " + no_gpu +
                   " and this gpulab has no CPU backend, so GPU parts are not checked; "
@@ -30,7 +30,7 @@ RunBackend choose_run_backend(const RunBackendFacts& f) {
                 : "; --backend cuda forces the GPU";
   else
     note += "; to use a GPU, build gpulab with nvcc (-DGPULAB_CUDA_RUNNERS=ON)";
-  return {"sim", note};
+  return {Backend::sim, note};
 }
 
 }  // namespace gpulab

@@ -7,10 +7,12 @@
 #include <optional>
 #include <string>
 
+#include "backend_words.h"
+
 namespace gpulab {
 
 struct RunBackendFacts {
-  std::optional<std::string> given;  // --backend, where the student gave it: always obeyed
+  std::optional<Backend> given;  // --backend, where the student gave it: always obeyed
   bool gpu_usable = false;
   std::string gpu_problem;         // why not, in words (device.h's DeviceInfo::problem)
   bool cuda_runners_built = true;  // this gpulab builds runners with nvcc (not a sim-only build)
@@ -20,8 +22,8 @@ struct RunBackendFacts {
 };
 
 struct RunBackend {
-  std::string backend;  // "cuda" or "sim"
-  std::string note;     // one line for the student; empty where there is nothing to say
+  Backend backend;
+  std::string note;  // one line for the student; empty where there is nothing to say
 };
 
 // - given: that, no note;

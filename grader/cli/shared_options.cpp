@@ -1,36 +1,70 @@
 #include "cli/shared_options.h"
 
-#include "lab/backend_names.h"
 #include "os/platform_time.h"
 #include "os/time_budget.h"
 #include "text/number_text.h"
 
 namespace gpulab {
 
-CLI::Option* add_backend_option(CLI::App* command, std::string& backend,
+CLI::Option* add_backend_option(CLI::App* command, Backend& backend,
                                 const std::string& default_said) {
+  // Read as its name, checked against the list ("{cuda,sim}" in --help, which the completion
+  // reads back: completion.cpp), then held as a Backend.
   return command
-      ->add_option("--backend", backend,
-                   "cuda (a GPU) or sim (the CPU backend) (default: " + default_said + ")")
+      ->add_option_function<std::string>(
+          "--backend", [&backend](const std::string& name) { backend = *backend_named(name); },
+          "cuda (a GPU) or sim (the CPU backend) (default: " + default_said + ")")
       ->check(CLI::IsMember(backend_names()));
 }
 
+namespace {
+
+const char* const kHiddenSeedHelp =
+    "The secret the hidden datasets are drawn from: any text, best long and random (openssl "
+    "rand -hex 16) (default: $GPULAB_HIDDEN_SEED)";
+
+}  // namespace
+
 CLI::Option* add_hidden_seed_option(CLI::App* command, std::string& seed,
                                     const std::string& names) {
-  return command->add_option(
-      names, seed,
-      "The secret the hidden datasets are drawn from: any text, best long and random (openssl "
-      "rand -hex 16) (default: $GPULAB_HIDDEN_SEED)");
+  return command->add_option(names, seed, kHiddenSeedHelp);
 }
 
-CLI::Option* add_no_time_flag(CLI::App* command, bool& no_time) {
-  return command->add_flag("--no-time", no_time, "Correctness only: skip the timed runs");
-}
-
-CLI::Option* add_allow_unsandboxed_flag(CLI::App* command, bool& allow) {
-  return command->add_flag("--allow-unsandboxed", allow,
-                           "Grade even where student code cannot be sandboxed (no bubblewrap or "
-                           "user namespaces); otherwise that is refused");
+PolicyOptions add_grading_policy_options(CLI::App* command, GradingPolicy& policy,
+                                         std::initializer_list<PolicyOption> taken,
+                                         const std::string& backend_default_said) {
+  PolicyOptions added;
+  for (const PolicyOption option : taken) switch (option) {
+      case PolicyOption::backend:
+        added.backend = add_backend_option(
+            command, policy.backend,
+            backend_default_said.empty() ? backend_name(policy.backend) : backend_default_said);
+        break;
+      case PolicyOption::no_time:
+        command->add_flag_callback(
+            "--no-time", [&policy] { policy.performance = false; },
+            "Correctness only: skip the timed runs");
+        break;
+      case PolicyOption::require_gpu:
+        command->add_flag_callback(
+            "--require-gpu", [&policy] { policy.require_gpu = true; },
+            "cuda backend: without a usable GPU grade nothing, CPU parts neither (without it, "
+            "selected GPU parts already leave such a grading unscored; grade-all on SLURM: each "
+            "task's graders check)");
+        break;
+      case PolicyOption::allow_unsandboxed:
+        command->add_flag_callback(
+            "--allow-unsandboxed", [&policy] { policy.allow_unsandboxed = true; },
+            "Grade even where student code cannot be sandboxed (no bubblewrap or user "
+            "namespaces); otherwise that is refused");
+        break;
+      case PolicyOption::hidden_seed:
+        added.hidden_seed = command->add_option_function<std::string>(
+            "--hidden-seed", [&policy](const std::string& seed) { policy.hidden_seed = seed; },
+            kHiddenSeedHelp);
+        break;
+    }
+  return added;
 }
 
 void add_format_option(CLI::App* command, ReportOut& out) {

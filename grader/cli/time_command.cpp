@@ -77,12 +77,12 @@ std::vector<Timing> plan(const LabConfig& lab, const std::vector<const PartSpec*
 }
 
 // Why a GPU part cannot be timed here; empty where it can.
-std::string no_gpu_timing(const std::string& backend, bool cuda_built, const DeviceInfo& device) {
+std::string no_gpu_timing(Backend backend, bool cuda_built, const DeviceInfo& device) {
   if (!cuda_built)
     return "this gpulab was built for the CPU backend alone, which runs kernels on the CPU and "
            "measures no GPU speed (build it with nvcc, on a machine with an NVIDIA GPU: the kit's "
            "README)";
-  if (backend != "cuda")
+  if (backend != Backend::cuda)
     return "the CPU backend (--backend sim) runs kernels on the CPU and measures no GPU speed";
   if (!device.usable) return "this machine has no usable NVIDIA GPU (" + device.problem + ")";
   return "";
@@ -138,15 +138,15 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   const Paths paths = Paths::current();
   const LabConfig lab = LabConfig::load_id(paths.source, o.lab);
   const bool cuda_built = o.cuda_runners_built;
-  const std::string backend = !o.backend.empty() ? o.backend : cuda_built ? "cuda" : "sim";
+  const Backend backend = o.backend ? *o.backend : cuda_built ? Backend::cuda : Backend::sim;
   std::vector<Timing> timings = plan(lab, selected_parts(lab, o), o.dataset);
 
   int status = kExitOk;
   bool any_gpu = false;
   for (const auto& t : timings) any_gpu = any_gpu || t.part->gpu;
   if (any_gpu) {
-    const std::string why =
-        no_gpu_timing(backend, cuda_built, backend == "cuda" ? device_preflight() : DeviceInfo{});
+    const std::string why = no_gpu_timing(
+        backend, cuda_built, backend == Backend::cuda ? device_preflight() : DeviceInfo{});
     if (!why.empty()) {
       std::vector<std::string> skipped;
       std::vector<Timing> cpu;
@@ -207,9 +207,9 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
         << (report.tests.empty() ? std::string("not built") : report.tests.front().output) << "\n";
     return kExitTestsFailed;
   }
-  out << "gpulab time " << lab.id << " (" << backend << " backend): " << submission.string()
-      << (reference ? " against the reference" : "") << ", in rounds of timed runs"
-      << (reference ? ", yours and the reference's in turn" : "")
+  out << "gpulab time " << lab.id << " (" << backend_name(backend)
+      << " backend): " << submission.string() << (reference ? " against the reference" : "")
+      << ", in rounds of timed runs" << (reference ? ", yours and the reference's in turn" : "")
       << ", each in a process of its own; times are medians over the rounds, the ratio the "
          "median of the rounds' ratios, as grading scores it.\n"
       << no_reference;

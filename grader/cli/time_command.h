@@ -8,9 +8,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "backend_words.h"
 
 namespace gpulab {
 
@@ -22,9 +25,9 @@ struct TimeOptions {
   // renamed: see time_command.cpp); empty: the lab's folder of the gpulab tree the student
   // stands in, as gpulab run (lab_tree.h).
   std::filesystem::path submission;
-  // "cuda" or "sim"; empty: cuda where this gpulab was built with it, else sim (which times
-  // CPU parts only: it runs their code as the compiler made it, but GPU kernels on the CPU).
-  std::string backend;
+  // None: cuda where this gpulab was built with it, else sim (which times CPU parts only: it
+  // runs their code as the compiler made it, but GPU kernels on the CPU).
+  std::optional<Backend> backend;
   bool cuda_runners_built = true;  // GPULAB_HAVE_CUDA_RUNNERS (main.cpp's build)
 };
 

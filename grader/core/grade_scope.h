@@ -13,7 +13,7 @@
 namespace gpulab {
 
 struct GradeScope {
-  std::string backend = "cuda";    // "cuda" or "sim"
+  Backend backend = Backend::cuda;
   std::vector<std::string> parts;  // empty: every part (--part)
   std::string dataset;             // non-empty: only this dataset (gpulab run --dataset)
   bool include_hidden = true;      // gpulab run leaves hidden groups out
@@ -24,7 +24,7 @@ struct GradeScope {
   // points are left out (the speedup is timed against the lab's baseline, which every copy has).
   bool reference = true;
 
-  bool sim() const { return backend == "sim"; }
+  bool sim() const { return backend == Backend::sim; }
   // Timed points are measured: on a GPU backend, unless timing was switched off.
   bool timed() const { return performance && !sim(); }
   bool part_selected(const std::string& part) const;

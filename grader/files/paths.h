@@ -1,12 +1,14 @@
 // Where gpulab's own files are: the source tree (labs/, reference/, datasets/) and the build
 // tree (the harness and driver libraries runners link against, the prebuilt reference runners,
 // gpulab-sim-cc). Set at build time; GPULAB_SOURCE_DIR and GPULAB_BUILD_DIR in the environment
-// override them. Libraries and runners come per backend: "cuda", or "sim" (the CPU backend,
-// whose files carry a _sim or -sim suffix).
+// override them. Libraries and runners come per backend: cuda, or sim (the CPU backend, whose
+// files carry a _sim or -sim suffix).
 #pragma once
 
 #include <filesystem>
 #include <string>
+
+#include "backend_words.h"
 
 namespace gpulab {
 
@@ -24,18 +26,17 @@ struct Paths {
   std::filesystem::path harness_dir() const { return source / "harness"; }
   // What compute-sanitizer starts the runner through (grader/os/confine_main.cpp).
   std::filesystem::path confine() const { return build / "bin" / "gpulab-confine"; }
-  std::filesystem::path harness_lib(const std::string& backend = "cuda") const {
+  std::filesystem::path harness_lib(Backend backend = Backend::cuda) const {
     return build / "lib" / ("libgpulab_harness" + lib_suffix(backend) + ".a");
   }
-  std::filesystem::path driver_lib(const std::string& lab,
-                                   const std::string& backend = "cuda") const {
+  std::filesystem::path driver_lib(const std::string& lab, Backend backend = Backend::cuda) const {
     return build / "lib" / ("libgpulab_driver_" + lab + lib_suffix(backend) + ".a");
   }
   // The reference runner CMake built; where the build has none, the one the student kit ships
   // compiled (shipped_runner_dir(); the kit has no reference/). Either may be missing.
   std::filesystem::path reference_runner(const std::string& lab,
-                                         const std::string& backend = "cuda") const {
-    const std::string name = lab + "-reference" + (backend == "sim" ? "-sim" : "");
+                                         Backend backend = Backend::cuda) const {
+    const std::string name = lab + "-reference" + (backend == Backend::sim ? "-sim" : "");
     const auto built = build / "runners" / name;
     const auto shipped = shipped_runner_dir() / name;
     return std::filesystem::exists(built) || !std::filesystem::exists(shipped) ? built : shipped;
@@ -47,15 +48,14 @@ struct Paths {
   // instructor's alone (lab.json's reference_driver_files): the kit's own build of the lab has
   // no baseline then. Empty where none is shipped.
   std::filesystem::path shipped_baseline_runner(const std::string& lab,
-                                                const std::string& backend = "cuda") const {
+                                                Backend backend = Backend::cuda) const {
     const auto shipped =
-        shipped_runner_dir() / (lab + "-baseline" + (backend == "sim" ? "-sim" : ""));
+        shipped_runner_dir() / (lab + "-baseline" + (backend == Backend::sim ? "-sim" : ""));
     return std::filesystem::exists(shipped) ? shipped : std::filesystem::path();
   }
   // The stub runner CMake built from the lab's own files, labs/<lab>/ (it may be missing).
-  std::filesystem::path stub_runner(const std::string& lab,
-                                    const std::string& backend = "cuda") const {
-    return build / "runners" / (lab + "-stub" + (backend == "sim" ? "-sim" : ""));
+  std::filesystem::path stub_runner(const std::string& lab, Backend backend = Backend::cuda) const {
+    return build / "runners" / (lab + "-stub" + (backend == Backend::sim ? "-sim" : ""));
   }
   // The CPU backend's compiler driver; missing when gpulab was built without the sim.
   std::filesystem::path sim_cc() const { return build / "bin" / "gpulab-sim-cc"; }
@@ -65,9 +65,7 @@ struct Paths {
   std::filesystem::path cache_dir() const { return cache.empty() ? build / "cache" : cache; }
 
  private:
-  static std::string lib_suffix(const std::string& backend) {
-    return backend == "sim" ? "_sim" : "";
-  }
+  static std::string lib_suffix(Backend backend) { return backend == Backend::sim ? "_sim" : ""; }
 };
 
 }  // namespace gpulab

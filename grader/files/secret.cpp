@@ -73,7 +73,7 @@ std::optional<std::string> hidden_secret(const std::optional<std::string>& given
   if (secret && secret->empty())
     throw std::runtime_error("the hidden seed (--hidden-seed) is empty: give any non-empty text");
   if (!secret)
-    if (const char* env = std::getenv("GPULAB_HIDDEN_SEED"); env && *env) secret = env;
+    if (const char* env = std::getenv(kHiddenSeedVariable); env && *env) secret = env;
   if (secret && secret->size() < kGuessableSecretLength)
     warnings << "warning (instructor): the hidden seed has " << secret->size()
              << " characters: a seed this short can be found by trying every one against a "

@@ -34,6 +34,10 @@ uint64_t public_seed(std::string_view text);
 // Shorter secrets than this can be found by trying them all against one hidden dataset.
 constexpr size_t kGuessableSecretLength = 16;
 
+// Where the instructor's secret may be given instead of --hidden-seed: the environment, which
+// other users cannot read, where a command line can be (ps).
+inline constexpr const char kHiddenSeedVariable[] = "GPULAB_HIDDEN_SEED";
+
 // The instructor's secret: `given` (--hidden-seed), else GPULAB_HIDDEN_SEED, else none. Any
 // non-empty text; an integer is the same text every time. Throws when `given` is empty. Writes
 // a warning to `warnings` when the secret is shorter than kGuessableSecretLength.

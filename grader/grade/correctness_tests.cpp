@@ -34,9 +34,9 @@ bool CorrectnessTests::grade(const PartSpec& part) {
   for (const auto& g : c_.lab.groups) {
     if (scope.group_off_backend(g, rubric))
       out_.info(part.name + ": correctness on the " + g.name + " datasets not run (" +
-                    c_.o.backend + " backend)",
-                "lab.json runs these datasets on other backends only (" +
-                    nlohmann::json(g.backends).dump() + "), so their points are left out here.",
+                    backend_name(c_.o.backend) + " backend)",
+                "lab.json runs these datasets on other backends only (" + g.backends_json().dump() +
+                    "), so their points are left out here.",
                 {part.name, g.name});
     if (!scope.group_runs(g)) continue;
     const std::vector<const DatasetSpec*> sets = scope.datasets(g, part.name);

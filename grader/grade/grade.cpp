@@ -60,8 +60,6 @@ class Grading {
     const auto t0 = std::chrono::steady_clock::now();
     c_.paths = Paths::current();
     c_.lab = LabConfig::load_id(c_.paths.source, c_.o.lab);
-    if (c_.o.backend != "cuda" && c_.o.backend != "sim")
-      throw std::runtime_error("unknown backend \"" + c_.o.backend + "\" (cuda or sim)");
     if (c_.sim() && !std::filesystem::exists(c_.paths.sim_cc()))
       throw std::runtime_error(
           "this gpulab was built without the CPU backend (" + c_.paths.sim_cc().string() +
@@ -80,7 +78,7 @@ class Grading {
     if (!c_.scope.dataset.empty()) {
       const std::vector<std::string> names = dataset_names(c_.lab, c_.scope);
       if (std::find(names.begin(), names.end(), c_.scope.dataset) == names.end())
-        throw std::runtime_error("lab " + c_.lab.id + " on the " + c_.o.backend +
+        throw std::runtime_error("lab " + c_.lab.id + " on the " + backend_name(c_.o.backend) +
                                  " backend: " + unknown_name("dataset", c_.scope.dataset, names));
     }
     c_.steps.planned(correctness_runs(c_.lab, c_.scope));
@@ -264,7 +262,7 @@ class Grading {
     nlohmann::json e = {
         {"version", GPULAB_VERSION},
         {"lab", c_.lab.id},
-        {"backend", c_.o.backend},
+        {"backend", backend_name(c_.o.backend)},
         {"device", c_.device.to_json()},
         {"compiler",
          compiler_version({c_.sim() ? std::string("c++") : c_.paths.nvcc.string(), "--version"})},
@@ -403,8 +401,9 @@ Report grade(const GradeOptions& options, std::ostream& log) {
 Report stopped_report(const GradeOptions& options, int signal) {
   Report report;
   report.stopped_by = signal;
-  report.environment = {
-      {"version", GPULAB_VERSION}, {"lab", options.lab}, {"backend", options.backend}};
+  report.environment = {{"version", GPULAB_VERSION},
+                        {"lab", options.lab},
+                        {"backend", backend_name(options.backend)}};
   return report;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/grading_policy.h"
 #include "core/report.h"
 
 namespace gpulab {
@@ -19,15 +20,15 @@ class RunnerBuilds;
 class ReportBuilder;
 class GradeSteps;
 
-struct GradeOptions {
+// One grading: its policy (grading_policy.h), and what it grades, where, and what it keeps.
+struct GradeOptions : GradingPolicy {
   std::string lab;
   std::filesystem::path submission;  // a directory holding the student files, or one file
   std::vector<std::string> parts;    // empty: every part
   std::string dataset;               // non-empty: only this dataset (gpulab run)
   bool include_hidden = true;        // gpulab run leaves hidden datasets out
-  // The instructor's secret, any text (secret.h); none: GPULAB_HIDDEN_SEED, else gpulab's default.
-  std::optional<std::string> hidden_seed;
-  // Or the file that holds it (read_hidden_seed_file, secret.h).
+  // The hidden seed's file, in place of GradingPolicy::hidden_seed (read_hidden_seed_file,
+  // secret.h).
   std::filesystem::path hidden_seed_file;
   // gpulab grade (grade-all's graders too): a grade someone records, so it covers every part it
   // selects or gives no score. On the cuda backend without a usable GPU, code that builds is
@@ -36,10 +37,6 @@ struct GradeOptions {
   // accepted. Otherwise (gpulab run and time, the student's own checks) such a part is said to be
   // not graded and left out of the maximum.
   bool of_record = false;
-  // --require-gpu, on the cuda backend: no usable GPU, no grading at all (CPU parts neither),
-  // refused before the submission is taken in.
-  bool require_gpu = false;
-  bool performance = true;
   // One correctness run's limit on the clock (gpulab grade --timeout); none: the rule of
   // run_limit.h, which on the CPU backend follows the reference's time.
   std::optional<double> run_timeout_s;
@@ -49,10 +46,6 @@ struct GradeOptions {
   // no budget.
   std::optional<double> time_budget_s;
   std::filesystem::path work_dir;  // empty: a fresh temporary directory, removed afterwards
-  std::string backend = "cuda";
-  // Grade even where student code cannot be sandboxed (no bubblewrap or user namespaces); the
-  // report's environment says so. Without it such a grading is refused.
-  bool allow_unsandboxed = false;
   // Non-empty: an exclusive lock on this file is held from the end of the build to the end of
   // grading, so graders sharing a GPU (gpulab grade-all) run and time on it one at a time.
   std::filesystem::path gpu_lock;

@@ -42,7 +42,7 @@ struct GradeContext {
   // The runs under compute-sanitizer (sanitizer_runs.h); null where this grading runs none.
   std::shared_ptr<SanitizerRuns> sanitizer;
 
-  bool sim() const { return o.backend == "sim"; }
+  bool sim() const { return o.backend == Backend::sim; }
   // Where this grading's runs happen (runner_client.h).
   RunPlace place() const { return {sandbox, paths, o.backend}; }
   // A dataset of the lab, made (or found in the cache) with the grading's hidden seed.

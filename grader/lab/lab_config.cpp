@@ -7,6 +7,7 @@
 
 #include "lab/lab_json_reader.h"
 #include "lab/sanitizer_tools.h"
+#include "text/joined_words.h"
 #include "text/nearest_name.h"
 
 namespace gpulab {
@@ -48,7 +49,13 @@ bool DatasetSpec::applies_to(const std::string& part) const {
   return parts.empty() || std::find(parts.begin(), parts.end(), part) != parts.end();
 }
 
-bool GroupSpec::on_backend(const std::string& backend) const {
+nlohmann::json GroupSpec::backends_json() const {
+  nlohmann::json names = nlohmann::json::array();
+  for (Backend b : backends) names.push_back(backend_name(b));
+  return names;
+}
+
+bool GroupSpec::on_backend(Backend backend) const {
   return std::find(backends.begin(), backends.end(), backend) != backends.end();
 }
 
@@ -226,7 +233,14 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
     if (groups[g].contains("timing") && !groups[g]["timing"].is_boolean())
       r.fail(where + ".timing", "must be true or false");
     gs.timing = groups[g].value("timing", false);
-    gs.backends = r.strings(r.field(groups[g], "backends", where), where + ".backends");
+    for (const std::string& name :
+         r.strings(r.field(groups[g], "backends", where), where + ".backends")) {
+      const std::optional<Backend> b = backend_named(name);
+      if (!b)
+        r.fail(where + ".backends",
+               "names \"" + name + "\", which is no backend: one of " + joined(backend_names()));
+      gs.backends.push_back(*b);
+    }
     const auto& ds = r.field(groups[g], "datasets", where);
     if (!ds.is_array() || ds.empty()) r.fail(where + ".datasets", "must be a non-empty array");
     for (size_t d = 0; d < ds.size(); ++d) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_words.h"
 #include "lab/bench_sweep_spec.h"
 #include "lab/gradescope_policy.h"
 #include "lab/lab_timing.h"
@@ -90,9 +91,10 @@ struct GroupSpec {
   std::string name;
   bool hidden = false;
   bool timing = false;
-  std::vector<std::string> backends;
+  std::vector<Backend> backends;
   std::vector<DatasetSpec> datasets;
-  bool on_backend(const std::string& backend) const;
+  bool on_backend(Backend backend) const;
+  nlohmann::json backends_json() const;  // ["cuda"], as lab.json spells them
 };
 
 // Points for a speedup over the lab's trusted baseline (the driver's own plain version),

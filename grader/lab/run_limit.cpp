@@ -28,13 +28,13 @@ std::string RunLimit::describe(const ProcessResult& p) const {
          (why.empty() ? "" : ": " + why) + ")";
 }
 
-RunLimit correctness_limit(const std::string& backend, std::optional<double> given_s,
+RunLimit correctness_limit(Backend backend, std::optional<double> given_s,
                            std::optional<double> reference_cpu_s, bool reference_exists,
                            const SimTimeLimit& rule) {
   if (given_s)
     return RunLimit::clock(
         *given_s, "the limit is " + printf_text("%g", *given_s) + " s on the clock (--timeout)");
-  if (backend != "sim")
+  if (backend != Backend::sim)
     return RunLimit::clock(
         kGpuRunLimitS, "the limit is " + printf_text("%.0f", kGpuRunLimitS) + " s on the clock");
   const double by_reference = reference_cpu_s ? rule.over_reference * *reference_cpu_s : 0;

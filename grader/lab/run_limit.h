@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "backend_words.h"
 #include "os/process.h"
 
 namespace gpulab {
@@ -56,7 +57,7 @@ struct RunLimit {
 // The limit of a correctness run. `given_s`: gpulab grade --timeout. `reference_cpu_s`: the
 // reference's CPU time on this dataset and part on the CPU backend, where known;
 // `reference_exists`: whether there is a reference to measure (the student kit has none).
-RunLimit correctness_limit(const std::string& backend, std::optional<double> given_s,
+RunLimit correctness_limit(Backend backend, std::optional<double> given_s,
                            std::optional<double> reference_cpu_s, bool reference_exists,
                            const SimTimeLimit& rule = {});
 

@@ -83,7 +83,7 @@ std::string run_failure(const ProcessResult& p, const RunLimit& limit) {
 RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   const Sandbox& sandbox = place.sandbox;
   const Paths& paths = place.paths;
-  const std::string& backend = place.backend;
+  const Backend backend = place.backend;
   const std::filesystem::path& runner = run.runner;
   const PartSpec& part = run.part;
   const DatasetDirs& ds = run.dataset;
@@ -96,7 +96,7 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   std::optional<ScopedPhase> staging(GradePhase::kStaging);
   const StagedRun staged = sandbox.stage_run(runner, ds.input, collected_out_dir);
   const std::filesystem::path& out_dir = staged.out;  // while it runs
-  const bool sim = backend == "sim";
+  const bool sim = backend == Backend::sim;
   SandboxSpec box = run_sandbox(paths, staged.runner, staged.input, out_dir, !sim && part.gpu);
   if (!wrapper.prefix.empty()) {
     box.no_new_processes = false;  // the wrapper starts the runner

@@ -68,7 +68,7 @@ struct RunWrapper {
 struct RunPlace {
   const Sandbox& sandbox;
   const Paths& paths;
-  std::string backend;  // "cuda" or "sim"
+  Backend backend = Backend::cuda;
 };
 
 // One run of a runner on a dataset.

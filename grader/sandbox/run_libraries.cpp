@@ -62,7 +62,7 @@ std::vector<SystemFile> driver_files(const fs::path& runner, const LibrarySearch
   return unique(out);
 }
 
-RunLibraries run_libraries(const Paths& paths, const std::string& lab, const std::string& backend,
+RunLibraries run_libraries(const Paths& paths, const std::string& lab, Backend backend,
                            const fs::path& student_runner, const LibrarySearch& search) {
   RunLibraries r;
   const fs::path stub = paths.stub_runner(lab, backend);
@@ -71,7 +71,7 @@ RunLibraries run_libraries(const Paths& paths, const std::string& lab, const std
   const LibraryClosure closure = library_closure(r.read_from, search);
   r.runner = system_files(closure.files);
   r.missing = closure.missing;
-  if (backend != "sim") r.driver = driver_files(r.read_from, search);
+  if (backend != Backend::sim) r.driver = driver_files(r.read_from, search);
   return r;
 }
 

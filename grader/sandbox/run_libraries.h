@@ -51,7 +51,7 @@ std::vector<SystemFile> driver_files(const std::filesystem::path& runner,
 // reading gpulab's own runner means that nothing the student's objects could add to its dynamic
 // section (a linker that honours a dependent-libraries section, say) widens what its runs see.
 // The driver's files only for the cuda backend.
-RunLibraries run_libraries(const Paths& paths, const std::string& lab, const std::string& backend,
+RunLibraries run_libraries(const Paths& paths, const std::string& lab, Backend backend,
                            const std::filesystem::path& student_runner,
                            const LibrarySearch& search = LibrarySearch::current());
 

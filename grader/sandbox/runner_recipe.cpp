@@ -83,7 +83,7 @@ std::vector<std::string> compile_command(const RunnerRecipe& r, RecipeUse use, c
   std::vector<std::string> cmd = {r.compiler.string(), "-std=c++" + r.cxx_standard};
   cmd.insert(cmd.end(), r.arch_flags.begin(), r.arch_flags.end());
   cmd.insert(cmd.end(), r.nvcc_flags.begin(), r.nvcc_flags.end());
-  if (r.backend == "cuda") cmd.push_back(kLineInfoFlag);
+  if (r.backend == Backend::cuda) cmd.push_back(kLineInfoFlag);
   if (use == RecipeUse::trusted)
     cmd.insert(cmd.end(), r.warning_flags.begin(), r.warning_flags.end());
   for (const fs::path& dir : r.include_dirs) cmd.insert(cmd.end(), {"-I", dir.string()});
@@ -121,7 +121,7 @@ fs::path recipe_manifest(const Paths& paths, const std::string& lab) {
 }
 
 RunnerRecipe parse_recipe(const json& doc, const fs::path& manifest, const LabConfig& lab,
-                          const std::string& backend) {
+                          Backend backend) {
   RunnerRecipe r;
   r.manifest = manifest;
   r.backend = backend;
@@ -136,10 +136,11 @@ RunnerRecipe parse_recipe(const json& doc, const fs::path& manifest, const LabCo
   // Copies, not references: GCC 13 takes a reference bound to member()'s result for a
   // dangling one (its arguments are temporaries), and the objects are small.
   const json backends = member(doc, "backends", "", manifest, json::value_t::object);
-  if (!backends.contains(backend))
-    fail(manifest, "has no recipe for the " + backend + " backend (gpulab was built without it)");
-  const std::string where = "backends." + backend + ".";
-  const json b = member(backends, backend, "backends.", manifest, json::value_t::object);
+  const std::string name = backend_name(backend);
+  if (!backends.contains(name))
+    fail(manifest, "has no recipe for the " + name + " backend (gpulab was built without it)");
+  const std::string where = "backends." + name + ".";
+  const json b = member(backends, name, "backends.", manifest, json::value_t::object);
   r.compiler = text(b, "compiler", where, manifest);
   if (r.compiler.empty()) fail(manifest, "has an empty \"" + where + "compiler\"");
   r.architectures = texts(b, "architectures", where, manifest);
@@ -162,7 +163,7 @@ RunnerRecipe parse_recipe(const json& doc, const fs::path& manifest, const LabCo
   return r;
 }
 
-RunnerRecipe load_recipe(const Paths& paths, const LabConfig& lab, const std::string& backend) {
+RunnerRecipe load_recipe(const Paths& paths, const LabConfig& lab, Backend backend) {
   const fs::path manifest = recipe_manifest(paths, lab.id);
   std::ifstream in(manifest);
   if (!in) fail(manifest, "cannot be read (is gpulab built for the lab " + lab.id + "?)");

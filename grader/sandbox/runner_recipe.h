@@ -34,7 +34,8 @@ std::string linked_archive_description(const std::string& role);
 
 struct RunnerRecipe {
   std::filesystem::path manifest;  // where it was read from, for messages
-  std::string lab, backend;
+  std::string lab;
+  Backend backend = Backend::cuda;
   std::filesystem::path compiler;  // nvcc, or gpulab-sim-cc for the CPU backend
   std::string cxx_standard;        // "17": -std=c++17
   // CMake's CUDA architectures ("80", "90-real", "native", ...); none on the CPU backend.
@@ -86,15 +87,15 @@ std::vector<std::string> link_command(const RunnerRecipe& r,
 // build/lib/manifests/<lab>.json.
 std::filesystem::path recipe_manifest(const Paths& paths, const std::string& lab);
 
-// The recipe for `backend` ("cuda" or "sim") from `manifest`'s parsed text. Throws RecipeError
+// The recipe for `backend` from `manifest`'s parsed text. Throws RecipeError
 // naming `manifest` and the key when a key is missing or of the wrong type, when the manifest
 // is for another lab, when it has no recipe for `backend` (gpulab built without it), or when
 // its nvcc_flags are not lab.json's (a lab.json changed since the last build).
 RunnerRecipe parse_recipe(const nlohmann::json& doc, const std::filesystem::path& manifest,
-                          const LabConfig& lab, const std::string& backend);
+                          const LabConfig& lab, Backend backend);
 
 // parse_recipe of recipe_manifest(paths, lab.id); a missing or unparsable file is a RecipeError
 // naming it.
-RunnerRecipe load_recipe(const Paths& paths, const LabConfig& lab, const std::string& backend);
+RunnerRecipe load_recipe(const Paths& paths, const LabConfig& lab, Backend backend);
 
 }  // namespace gpulab

@@ -242,7 +242,7 @@ SandboxSpec build_sandbox(const RunnerRecipe& recipe, const Paths& paths, const 
   ro(src_dir);
   for (const fs::path& dir : recipe.include_dirs) ro(dir);
   for (const LinkedArchive& a : recipe.link_whole) ro(a.path);
-  if (recipe.backend == "sim") {
+  if (recipe.backend == Backend::sim) {
     ro(recipe.compiler);
     // Missing pieces fail the build with the compiler's own message, as without the sandbox.
     ro(paths.sim_rewriter, true);

@@ -39,7 +39,7 @@ TEST_SUITE("cpu") {
       const LabConfig lab = LabConfig::load(file);
       std::map<std::string, std::string> expected;
       for (const auto& part : lab.parts) expected[part.name] = part.gpu ? "gpu" : "cpu";
-      for (const std::string backend : {"cuda", "sim"})
+      for (const gpulab::Backend backend : {gpulab::Backend::cuda, gpulab::Backend::sim})
         for (const fs::path& runner :
              {paths.reference_runner(lab.id, backend), paths.stub_runner(lab.id, backend)}) {
           if (!fs::exists(runner)) continue;  // a build without CUDA runners, or without the sim

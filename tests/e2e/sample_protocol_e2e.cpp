@@ -31,7 +31,7 @@ using namespace e2e;
 const gpulab::DatasetSpec* small_dataset(const gpulab::LabConfig& lab, const std::string& part,
                                          const gpulab::GroupSpec** group) {
   for (const auto& g : lab.groups) {
-    if (g.timing || g.hidden || !g.on_backend("sim")) continue;
+    if (g.timing || g.hidden || !g.on_backend(gpulab::Backend::sim)) continue;
     for (const auto& ds : g.datasets)
       if (ds.applies_to(part)) {
         *group = &g;
@@ -61,7 +61,7 @@ SampledRun run_sampled(const gpulab::LabConfig& lab, const gpulab::PartSpec& par
   r.channel = std::make_unique<gpulab::RunChannel>(gpulab::output_names(part, 2), size_t{1} << 30,
                                                    r.stage.get());
   gpulab::ProcessOptions po;
-  po.argv = {gpulab::Paths::current().reference_runner(lab.id, "sim").string(),
+  po.argv = {gpulab::Paths::current().reference_runner(lab.id, gpulab::Backend::sim).string(),
              "--part",
              part.name,
              "--dataset",
@@ -145,8 +145,8 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   fs::remove_all(root);
 
   // Under a tool: the picked datasets in one process, the others as samples, not timed.
-  const SampledRun tool = run_sampled(lab, part, base, samples, root, {gpulab::kUnderToolFlag},
-                                      false);
+  const SampledRun tool =
+      run_sampled(lab, part, base, samples, root, {gpulab::kUnderToolFlag}, false);
   REQUIRE_MESSAGE(tool.process.ok(), tool.process.describe() << "\n" << tool.process.output);
   CHECK_MESSAGE(tool.channel->problem().empty(), tool.channel->problem());
   CHECK(tool.stage->handed_over() == 2);

@@ -169,7 +169,7 @@ TEST_SUITE("sandbox") {
     std::vector<Case> cases = {{relative, "sim", "file not found"},
                                {absolute, "sim", "file not found"}};
     // nvcc (its host compiler's preprocessor) where gpulab is built for the CUDA backend.
-    if (fs::exists(gpulab::Paths::current().harness_lib("cuda")))
+    if (fs::exists(gpulab::Paths::current().harness_lib(gpulab::Backend::cuda)))
       cases.push_back({relative, "cuda", "No such file or directory"});
     for (const Case& c : cases) {
       INFO(c.submission.string() << " on " << c.backend);

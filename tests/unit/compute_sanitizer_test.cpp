@@ -350,7 +350,7 @@ struct Grading {
   gpulab::GradeScope scope;
   std::unique_ptr<gpulab::ReportBuilder> out;
 
-  Grading(const std::string& backend, std::optional<bool> sanitize, bool gpu) {
+  Grading(gpulab::Backend backend, std::optional<bool> sanitize, bool gpu) {
     o.lab = "segmented-scan";
     o.backend = backend;
     o.sanitize = sanitize;
@@ -383,24 +383,25 @@ void stand_in_tool(const std::filesystem::path& dir) {
 
 TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and grade fails no one") {
   {
-    Grading g("sim", std::nullopt, false);  // lab.json asks; the CPU backend checks by itself
+    Grading g(gpulab::Backend::sim, std::nullopt,
+              false);  // lab.json asks; the CPU backend checks by itself
     CHECK(g.sanitizer() == nullptr);
     CHECK(g.report.tests.empty());
   }
   {
-    Grading g("sim", true, false);
+    Grading g(gpulab::Backend::sim, true, false);
     CHECK(g.sanitizer() == nullptr);
     CHECK(contains(g.notes(),
                    "compute-sanitizer not run: the CPU backend checks for the same "
                    "bugs itself: compute-sanitizer runs on a GPU"));
   }
   {
-    Grading g("cuda", std::nullopt, false);  // GPU parts are not graded anyway
+    Grading g(gpulab::Backend::cuda, std::nullopt, false);  // GPU parts are not graded anyway
     CHECK(g.sanitizer() == nullptr);
     CHECK(g.report.tests.empty());
   }
   {
-    Grading g("cuda", true, false);
+    Grading g(gpulab::Backend::cuda, true, false);
     CHECK(g.sanitizer() == nullptr);
     CHECK(contains(g.notes(),
                    "compute-sanitizer not run: no usable GPU: There is no usable "
@@ -408,7 +409,7 @@ TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and gr
   }
   REQUIRE(setenv("GPULAB_COMPUTE_SANITIZER", "/nonexistent/compute-sanitizer", 1) == 0);
   {
-    Grading g("cuda", std::nullopt, true);
+    Grading g(gpulab::Backend::cuda, std::nullopt, true);
     CHECK(g.sanitizer() == nullptr);
     CHECK(contains(g.notes(),
                    "compute-sanitizer not run: not installed: lab.json asks grading "
@@ -416,12 +417,13 @@ TEST_CASE("sanitizing: asked or not, where it cannot run a note says why, and gr
     CHECK(contains(g.notes(), "no dataset fails for it"));
   }
   {
-    Grading g("cuda", true, true);
+    Grading g(gpulab::Backend::cuda, true, true);
     CHECK_THROWS_WITH_AS(g.sanitizer(), doctest::Contains("--sanitize: GPULAB_COMPUTE_SANITIZER"),
                          std::runtime_error);
   }
   {
-    Grading g("cuda", false, true);  // gpulab run without --sanitize: lab.json is grade's
+    Grading g(gpulab::Backend::cuda, false,
+              true);  // gpulab run without --sanitize: lab.json is grade's
     CHECK(g.sanitizer() == nullptr);
     CHECK(g.report.tests.empty());
   }
@@ -433,7 +435,7 @@ TEST_CASE(
     "all") {
   const test::TempDir dir;
   stand_in_tool(dir.path());
-  Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
+  Grading grade(gpulab::Backend::cuda, std::nullopt, true), run(gpulab::Backend::cuda, true, true);
   const auto by_grade = grade.sanitizer();
   const auto by_run = run.sanitizer();
   unsetenv("GPULAB_COMPUTE_SANITIZER");
@@ -477,7 +479,7 @@ TEST_CASE(
 TEST_CASE("sanitizing: without gpulab-confine nothing runs under the tool, and the note says so") {
   const test::TempDir dir;
   stand_in_tool(dir.path());
-  Grading grade("cuda", std::nullopt, true), run("cuda", true, true);
+  Grading grade(gpulab::Backend::cuda, std::nullopt, true), run(gpulab::Backend::cuda, true, true);
   grade.c->paths.build = run.c->paths.build = dir.path();  // a build without it
   CHECK(grade.sanitizer() == nullptr);
   CHECK(contains(grade.notes(),

@@ -90,9 +90,10 @@ TEST_CASE("the kit's gpulab finds the shipped runners where its build has none")
   test::write_file(p.shipped_runner_dir() / "scan-reference", "x");
   test::write_file(p.shipped_runner_dir() / "coarsening-baseline", "x");
   CHECK(p.reference_runner("scan") == p.shipped_runner_dir() / "scan-reference");
-  CHECK(p.reference_runner("scan", "sim") == p.build / "runners" / "scan-reference-sim");
+  CHECK(p.reference_runner("scan", gpulab::Backend::sim) ==
+        p.build / "runners" / "scan-reference-sim");
   CHECK(p.shipped_baseline_runner("coarsening") == p.shipped_runner_dir() / "coarsening-baseline");
-  CHECK(p.shipped_baseline_runner("coarsening", "sim").empty());
+  CHECK(p.shipped_baseline_runner("coarsening", gpulab::Backend::sim).empty());
   test::write_file(p.build / "runners" / "scan-reference", "x");  // the build's comes first
   CHECK(p.reference_runner("scan") == p.build / "runners" / "scan-reference");
 }

@@ -75,8 +75,8 @@ TEST_CASE("the scatter-gather lab.json loads") {
     CHECK(g.timing == (g.name == "timing"));
     for (const auto& ds : g.datasets) CHECK(ds.seed.has_value() != g.hidden);
   }
-  CHECK(lab.groups[2].on_backend("cuda"));
-  CHECK_FALSE(lab.groups[2].on_backend("sim"));
+  CHECK(lab.groups[2].on_backend(gpulab::Backend::cuda));
+  CHECK_FALSE(lab.groups[2].on_backend(gpulab::Backend::sim));
   const auto& large = lab.groups[2].datasets[0];
   CHECK(large.applies_to("gather"));
   CHECK_FALSE(large.applies_to("cpu_fast"));

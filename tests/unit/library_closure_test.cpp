@@ -96,7 +96,7 @@ struct Libraries {
 TEST_CASE("a runner's closure is what the loader itself opens for it") {
   const gpulab::Paths paths = gpulab::Paths::current();
   int read = 0;
-  for (const std::string backend : {"sim", "cuda"}) {
+  for (const gpulab::Backend backend : {gpulab::Backend::sim, gpulab::Backend::cuda}) {
     const fs::path runner = paths.stub_runner("scan", backend);
     if (!fs::exists(runner)) continue;  // a build without that backend
     INFO(runner);
@@ -118,7 +118,8 @@ TEST_CASE("a runner's closure is what the loader itself opens for it") {
     CHECK(c.files.front().name == gpulab::read_elf_dynamic(runner).interpreter);
     CHECK(named(c, "libc.so.6"));
     CHECK(named(c, "libstdc++.so.6"));
-    if (backend == "sim") CHECK(binds(gpulab::system_files(c.files), "libboost_context.so"));
+    if (backend == gpulab::Backend::sim)
+      CHECK(binds(gpulab::system_files(c.files), "libboost_context.so"));
   }
   CHECK(read > 0);
 }
@@ -225,19 +226,19 @@ TEST_CASE("the driver's files: libcuda.so.1 where the loader finds it, the libnv
 
 TEST_CASE("a run's libraries are read from the lab's stub runner where the build made one") {
   const gpulab::Paths paths = gpulab::Paths::current();
-  const fs::path stub = paths.stub_runner("scan", "sim");
+  const fs::path stub = paths.stub_runner("scan", gpulab::Backend::sim);
   if (!fs::exists(stub)) return;  // a build without the CPU backend
   test::TempDir d;
   compile(d / "student-runner", false, {});
   const gpulab::RunLibraries sim =
-      gpulab::run_libraries(paths, "scan", "sim", d / "student-runner");
+      gpulab::run_libraries(paths, "scan", gpulab::Backend::sim, d / "student-runner");
   CHECK(sim.read_from == stub);
   CHECK(sim.missing.empty());
   CHECK(sim.driver.empty());
   CHECK(binds(sim.runner, "libboost_context.so"));
   // Where there is none (the student kit builds none), the student's own runner.
   const gpulab::RunLibraries kit =
-      gpulab::run_libraries(paths, "no-such-lab", "sim", d / "student-runner");
+      gpulab::run_libraries(paths, "no-such-lab", gpulab::Backend::sim, d / "student-runner");
   CHECK(kit.read_from == d / "student-runner");
   CHECK(binds(kit.runner, "libc.so.6"));
   CHECK_FALSE(binds(kit.runner, "libboost_context.so"));

@@ -386,9 +386,9 @@ TEST_CASE("library rule: the compiler's list of a file's headers, on each backen
   const Paths paths = Paths::current();
   const LabConfig lab = LabConfig::load(test::source_dir() / "labs" / "histogram" / "lab.json");
   const test::TempDir dir;
-  for (const std::string backend : {"cuda", "sim"}) {
+  for (const Backend backend : {Backend::cuda, Backend::sim}) {
     if (!fs::exists(paths.driver_lib("histogram", backend))) continue;  // not built here
-    INFO(backend);
+    INFO(backend_name(backend));
     const RunnerRecipe recipe = load_recipe(paths, lab, backend);
     const auto headers_of = [&](const std::string& text) {
       test::write_file(dir / "histogram.cu", text);

@@ -28,15 +28,16 @@ std::vector<gpulab::LinkedLibrary> read_all(const std::vector<gpulab::LibraryFil
 
 TEST_CASE("runner_libraries: the archives linked first, then the C and C++ libraries") {
   const gpulab::Paths paths = gpulab::Paths::current();
-  if (!std::filesystem::exists(paths.harness_lib("sim")) || !std::filesystem::exists(paths.sim_lib))
+  if (!std::filesystem::exists(paths.harness_lib(gpulab::Backend::sim)) ||
+      !std::filesystem::exists(paths.sim_lib))
     return;  // a build without the CPU backend
   std::string missing;
-  const auto files =
-      gpulab::runner_libraries(gpulab::load_recipe(paths, scatter_gather(), "sim"), missing);
+  const auto files = gpulab::runner_libraries(
+      gpulab::load_recipe(paths, scatter_gather(), gpulab::Backend::sim), missing);
   CHECK(missing.empty());
   REQUIRE(files.size() >= 5);
-  CHECK(files[0].path == paths.harness_lib("sim"));
-  CHECK(files[1].path == paths.driver_lib("scatter-gather", "sim"));
+  CHECK(files[0].path == paths.harness_lib(gpulab::Backend::sim));
+  CHECK(files[1].path == paths.driver_lib("scatter-gather", gpulab::Backend::sim));
   CHECK(files[2].path == paths.sim_lib);
   for (size_t i = 0; i < files.size(); ++i) CHECK(files[i].linked_first == (i < 3));
   bool libc = false;

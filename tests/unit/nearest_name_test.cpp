@@ -63,7 +63,7 @@ TEST_CASE("the datasets --dataset may name are those of the selected parts on th
   const gpulab::LabConfig lab =
       gpulab::LabConfig::load_id(GPULAB_TEST_SOURCE_DIR, "scatter-gather");
   gpulab::GradeScope scope;
-  scope.backend = "sim";
+  scope.backend = gpulab::Backend::sim;
   scope.include_hidden = false;  // gpulab run
   const std::vector<std::string> names = gpulab::dataset_names(lab, scope);
   REQUIRE_FALSE(names.empty());
@@ -71,11 +71,11 @@ TEST_CASE("the datasets --dataset may name are those of the selected parts on th
     for (const auto& ds : g.datasets) {
       CAPTURE(ds.name);
       const bool listed = std::find(names.begin(), names.end(), ds.name) != names.end();
-      if (g.hidden || !g.on_backend("sim")) {
+      if (g.hidden || !g.on_backend(gpulab::Backend::sim)) {
         // Listed only where another group that runs here has a dataset of that name.
         bool elsewhere = false;
         for (const auto& h : lab.groups)
-          if (!h.hidden && h.on_backend("sim"))
+          if (!h.hidden && h.on_backend(gpulab::Backend::sim))
             for (const auto& other : h.datasets) elsewhere |= other.name == ds.name;
         CHECK(listed == elsewhere);
       } else {

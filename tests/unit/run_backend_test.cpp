@@ -5,6 +5,7 @@
 
 namespace {
 
+using gpulab::Backend;
 using gpulab::choose_run_backend;
 using gpulab::RunBackendFacts;
 
@@ -22,7 +23,7 @@ bool has(const std::string& text, const std::string& part) {
 
 TEST_CASE("without a GPU, GPU parts run on sim, in one line that says why and how to force cuda") {
   const auto chosen = choose_run_backend(no_gpu());
-  CHECK(chosen.backend == "sim");
+  CHECK(chosen.backend == Backend::sim);
   CHECK(has(chosen.note, "no CUDA-capable device is detected"));
   CHECK(has(chosen.note, "--backend cuda forces the GPU"));
   CHECK(chosen.note.find('\n') == std::string::npos);
@@ -33,7 +34,7 @@ TEST_CASE("a timed CPU part beside GPU parts: the line says --backend cuda would
   RunBackendFacts f = no_gpu();
   f.timed_cpu_part_selected = true;
   const auto chosen = choose_run_backend(f);
-  CHECK(chosen.backend == "sim");
+  CHECK(chosen.backend == Backend::sim);
   CHECK(has(chosen.note, "times the CPU parts"));
 }
 
@@ -42,7 +43,7 @@ TEST_CASE("only CPU parts without a GPU: cuda, which times them, and nothing to 
   f.gpu_part_selected = false;
   f.timed_cpu_part_selected = true;
   const auto chosen = choose_run_backend(f);
-  CHECK(chosen.backend == "cuda");
+  CHECK(chosen.backend == Backend::cuda);
   CHECK(chosen.note.empty());
 }
 
@@ -50,18 +51,18 @@ TEST_CASE("a usable GPU: cuda, silently") {
   RunBackendFacts f;
   f.gpu_usable = true;
   const auto chosen = choose_run_backend(f);
-  CHECK(chosen.backend == "cuda");
+  CHECK(chosen.backend == Backend::cuda);
   CHECK(chosen.note.empty());
 }
 
 TEST_CASE("a backend the student gives is obeyed whatever the machine") {
   RunBackendFacts f = no_gpu();
-  f.given = "cuda";
-  CHECK(choose_run_backend(f).backend == "cuda");
+  f.given = Backend::cuda;
+  CHECK(choose_run_backend(f).backend == Backend::cuda);
   CHECK(choose_run_backend(f).note.empty());
   f.gpu_usable = true;
-  f.given = "sim";
-  CHECK(choose_run_backend(f).backend == "sim");
+  f.given = Backend::sim;
+  CHECK(choose_run_backend(f).backend == Backend::sim);
 }
 
 TEST_CASE("a build for the CPU backend alone runs on sim even beside a GPU, naming how to build") {
@@ -69,19 +70,19 @@ TEST_CASE("a build for the CPU backend alone runs on sim even beside a GPU, nami
   f.gpu_usable = true;
   f.cuda_runners_built = false;
   const auto chosen = choose_run_backend(f);
-  CHECK(chosen.backend == "sim");
+  CHECK(chosen.backend == Backend::sim);
   CHECK(has(chosen.note, "built for the CPU backend alone"));
   CHECK(has(chosen.note, "GPULAB_CUDA_RUNNERS=ON"));
   CHECK_FALSE(has(chosen.note, "--backend cuda"));  // it could not run here
   f.gpu_part_selected = false;  // its CPU parts too: there is no cuda driver to run them
-  CHECK(choose_run_backend(f).backend == "sim");
+  CHECK(choose_run_backend(f).backend == Backend::sim);
 }
 
 TEST_CASE("no CPU backend and no GPU: cuda as before, naming what to build") {
   RunBackendFacts f = no_gpu();
   f.sim_built = false;
   const auto chosen = choose_run_backend(f);
-  CHECK(chosen.backend == "cuda");
+  CHECK(chosen.backend == Backend::cuda);
   CHECK(has(chosen.note, "no CPU backend"));
   CHECK(has(chosen.note, "scripts/setup.sh"));
   CHECK(has(chosen.note, "--preset student"));

@@ -27,7 +27,7 @@ ProcessResult killed_by(int signal, double wall_s) {
 }  // namespace
 
 TEST_CASE("on the CPU backend the limit is a multiple of the reference's CPU time") {
-  const RunLimit l = correctness_limit("sim", std::nullopt, 17.5, true);
+  const RunLimit l = correctness_limit(gpulab::Backend::sim, std::nullopt, 17.5, true);
   CHECK(l.cpu_s == 140);
   CHECK(l.wall_s == gpulab::kSimClockOverCpu * 140);
   CHECK_FALSE(l.awaits_reference);
@@ -36,46 +36,46 @@ TEST_CASE("on the CPU backend the limit is a multiple of the reference's CPU tim
 }
 
 TEST_CASE("on the CPU backend the limit is never below its floor") {
-  const RunLimit l = correctness_limit("sim", std::nullopt, 2.5, true);
+  const RunLimit l = correctness_limit(gpulab::Backend::sim, std::nullopt, 2.5, true);
   CHECK(l.cpu_s == SimTimeLimit{}.floor_s);
   CHECK_FALSE(l.awaits_reference);
   CHECK(contains(l.why, "its least, 60 s of CPU time (8x the reference's 2.5 s"));
 }
 
 TEST_CASE("a lab's own rule, in whole seconds") {
-  const RunLimit l = correctness_limit("sim", std::nullopt, 0.26, true, {4, 1});
+  const RunLimit l = correctness_limit(gpulab::Backend::sim, std::nullopt, 0.26, true, {4, 1});
   CHECK(l.cpu_s == 2);  // 4 x 0.26 = 1.04, up to whole seconds
   CHECK(contains(l.why, "4x the reference's 0.26 s"));
-  CHECK(correctness_limit("sim", std::nullopt, 0.1, true, {4, 1}).cpu_s == 1);
+  CHECK(correctness_limit(gpulab::Backend::sim, std::nullopt, 0.1, true, {4, 1}).cpu_s == 1);
 }
 
 TEST_CASE("before the reference's time is known the floor waits for it") {
-  const RunLimit l = correctness_limit("sim", std::nullopt, std::nullopt, true);
+  const RunLimit l = correctness_limit(gpulab::Backend::sim, std::nullopt, std::nullopt, true);
   CHECK(l.awaits_reference);
   CHECK(l.cpu_s == SimTimeLimit{}.floor_s);
   CHECK(contains(l.why, "not measured yet"));
   // Without a reference (the student kit) the floor is all there is.
-  const RunLimit kit = correctness_limit("sim", std::nullopt, std::nullopt, false);
+  const RunLimit kit = correctness_limit(gpulab::Backend::sim, std::nullopt, std::nullopt, false);
   CHECK_FALSE(kit.awaits_reference);
   CHECK(kit.cpu_s == SimTimeLimit{}.floor_s);
   CHECK(contains(kit.why, "no reference solution here"));
 }
 
 TEST_CASE("--timeout overrides the rule on either backend; the GPU's is fixed") {
-  for (const char* backend : {"sim", "cuda"}) {
+  for (const gpulab::Backend backend : {gpulab::Backend::sim, gpulab::Backend::cuda}) {
     const RunLimit l = correctness_limit(backend, 5.0, 100.0, true);
     CHECK(l.wall_s == 5);
     CHECK(l.cpu_s > l.wall_s);  // the clock decides
     CHECK_FALSE(l.awaits_reference);
     CHECK(contains(l.why, "5 s on the clock (--timeout)"));
   }
-  const RunLimit gpu = correctness_limit("cuda", std::nullopt, std::nullopt, true);
+  const RunLimit gpu = correctness_limit(gpulab::Backend::cuda, std::nullopt, std::nullopt, true);
   CHECK(gpu.wall_s == gpulab::kGpuRunLimitS);
   CHECK_FALSE(gpu.awaits_reference);
 }
 
 TEST_CASE("what a limit stopped, and the words for it") {
-  const RunLimit l = correctness_limit("sim", std::nullopt, 17.5, true);
+  const RunLimit l = correctness_limit(gpulab::Backend::sim, std::nullopt, 17.5, true);
   // SIGXCPU when its CPU time reaches the limit.
   const ProcessResult xcpu = killed_by(SIGXCPU, 71);
   CHECK(l.stopped(xcpu));
@@ -98,7 +98,7 @@ TEST_CASE("what a limit stopped, and the words for it") {
 }
 
 TEST_CASE("a busy run is stopped by its CPU time, an idle one by the clock") {
-  RunLimit l = correctness_limit("sim", std::nullopt, 0.1, true, {1, 1});
+  RunLimit l = correctness_limit(gpulab::Backend::sim, std::nullopt, 0.1, true, {1, 1});
   REQUIRE(l.cpu_s == 1);
   gpulab::ProcessOptions o;
   o.argv = {"/bin/sh", "-c", "while :; do :; done"};

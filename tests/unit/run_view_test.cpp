@@ -49,7 +49,8 @@ TEST_CASE("a run sees its runner's libraries; a run under a wrapper sees the who
   const auto run = [&](const gpulab::RunWrapper& wrapper) {
     gpulab::RunRequest request(tmp / "runner", part, ds, tmp / "out", gpulab::RunLimit::clock(60));
     request.wrapper = wrapper;
-    const gpulab::RunOutcome o = gpulab::run_runner({sandbox, paths, "cuda"}, request);
+    const gpulab::RunOutcome o =
+        gpulab::run_runner({sandbox, paths, gpulab::Backend::cuda}, request);
     return o.process.output;
   };
   const std::string plain = run({});

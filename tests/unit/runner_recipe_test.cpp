@@ -33,7 +33,7 @@ json scan_manifest() {
 }
 
 // The error parse_recipe throws for `doc` as the scan lab's manifest, for `backend`.
-std::string error_of(const json& doc, const std::string& backend = "cuda") {
+std::string error_of(const json& doc, gpulab::Backend backend = gpulab::Backend::cuda) {
   try {
     gpulab::parse_recipe(doc, "/b/lib/manifests/scan.json", lab("scan"), backend);
   } catch (const gpulab::RecipeError& e) {
@@ -61,7 +61,7 @@ Commands normalized(Commands commands, const fs::path& src, const fs::path& work
 
 TEST_CASE("a recipe's commands: flags, include folders, whole archives in the manifest's order") {
   const gpulab::RunnerRecipe cuda =
-      gpulab::parse_recipe(scan_manifest(), "/m.json", lab("scan"), "cuda");
+      gpulab::parse_recipe(scan_manifest(), "/m.json", lab("scan"), gpulab::Backend::cuda);
   const std::vector<std::string> arch = {"--generate-code=arch=compute_80,code=[compute_80,sm_80]",
                                          "--generate-code=arch=compute_90,code=sm_90"};
   std::vector<std::string> compile = {"/cuda/bin/nvcc", "-std=c++17"};
@@ -85,7 +85,7 @@ TEST_CASE("a recipe's commands: flags, include folders, whole archives in the ma
   CHECK(gpulab::link_command(cuda, {"/w/scan.o"}, "/w/runner") == link);
 
   const gpulab::RunnerRecipe sim =
-      gpulab::parse_recipe(scan_manifest(), "/m.json", lab("scan"), "sim");
+      gpulab::parse_recipe(scan_manifest(), "/m.json", lab("scan"), gpulab::Backend::sim);
   CHECK(gpulab::compile_command(sim, gpulab::RecipeUse::trusted, "/s/scan.cu", "/w/scan.o") ==
         std::vector<std::string>{"/b/bin/gpulab-sim-cc", "-std=c++17", "-O3", "-I", "/g/labs/scan",
                                  "-c", "/s/scan.cu", "-o", "/w/scan.o"});
@@ -119,10 +119,11 @@ TEST_CASE("a malformed manifest is refused, naming the file and the key") {
       test::contains(error_of(doc), "\"backends.cuda.architectures\" of the wrong type (string)"));
   doc = scan_manifest();
   doc["backends"]["sim"]["link_whole"][1].erase("path");
-  CHECK(test::contains(error_of(doc, "sim"), "has no \"backends.sim.link_whole[].path\""));
+  CHECK(test::contains(error_of(doc, gpulab::Backend::sim),
+                       "has no \"backends.sim.link_whole[].path\""));
   doc = scan_manifest();
   doc["backends"]["sim"]["link_whole"][2]["role"] = "driver";
-  CHECK(test::contains(error_of(doc, "sim"), "no single \"driver\""));
+  CHECK(test::contains(error_of(doc, gpulab::Backend::sim), "no single \"driver\""));
   doc = scan_manifest();
   doc["backends"]["cuda"]["link_whole"][0]["role"] = "stdlib";
   CHECK(test::contains(error_of(doc), "unknown role \"stdlib\""));
@@ -149,11 +150,11 @@ TEST_CASE("a missing or unparsable manifest file is refused, naming it") {
   const fs::path file = gpulab::recipe_manifest(paths, "scan");
   CHECK(file == dir / "lib" / "manifests" / "scan.json");
   const std::string unreadable = file.string() + " cannot be read";
-  CHECK_THROWS_WITH_AS(gpulab::load_recipe(paths, lab("scan"), "sim"),
+  CHECK_THROWS_WITH_AS(gpulab::load_recipe(paths, lab("scan"), gpulab::Backend::sim),
                        doctest::Contains(unreadable.c_str()), gpulab::RecipeError);
   test::write_file(file, "{\"lab\": ");
   const std::string malformed = file.string() + " is not valid JSON";
-  CHECK_THROWS_WITH_AS(gpulab::load_recipe(paths, lab("scan"), "sim"),
+  CHECK_THROWS_WITH_AS(gpulab::load_recipe(paths, lab("scan"), gpulab::Backend::sim),
                        doctest::Contains(malformed.c_str()), gpulab::RecipeError);
 }
 
@@ -161,8 +162,8 @@ TEST_CASE("this build's manifests name its own lab folders and libraries") {
   const gpulab::Paths paths = gpulab::Paths::current();
   for (const std::string id : {"scan", "scatter-gather"}) {
     INFO(id);
-    for (const std::string backend : {"cuda", "sim"}) {
-      INFO(backend);
+    for (const gpulab::Backend backend : {gpulab::Backend::cuda, gpulab::Backend::sim}) {
+      INFO(gpulab::backend_name(backend));
       const bool built = fs::exists(paths.driver_lib(id, backend));
       if (!built) continue;  // a build without this backend
       const gpulab::RunnerRecipe r = gpulab::load_recipe(paths, lab(id), backend);
@@ -193,11 +194,12 @@ TEST_CASE(
   fs::create_directories(dir / "submission");
   for (const auto& f : sg.student_files)
     fs::copy_file(paths.reference_dir(sg.id) / f, dir / "submission" / f);
-  const gpulab::BuildResult student = gpulab::build_runner(
-      sg, paths, dir / "submission", dir / "student-build", "sim", gpulab::Sandbox{});
+  const gpulab::BuildResult student =
+      gpulab::build_runner(sg, paths, dir / "submission", dir / "student-build",
+                           gpulab::Backend::sim, gpulab::Sandbox{});
   REQUIRE_MESSAGE(student.ok, student.message);
 
-  const gpulab::RunnerRecipe recipe = gpulab::load_recipe(paths, sg, "sim");
+  const gpulab::RunnerRecipe recipe = gpulab::load_recipe(paths, sg, gpulab::Backend::sim);
   Commands ref = normalized(reference, paths.reference_dir(sg.id), ref_dir);
   for (auto& cmd : ref)
     for (const auto& w : recipe.warning_flags)

@@ -57,15 +57,15 @@ gpulab::Paths fake_paths() {
 }
 
 // The scan lab's recipe (runner_recipe.h) as the manifest of fake_paths()'s build gives it.
-gpulab::RunnerRecipe fake_recipe(const std::string& backend) {
+gpulab::RunnerRecipe fake_recipe(gpulab::Backend backend) {
   const gpulab::Paths p = fake_paths();
   gpulab::RunnerRecipe r;
   r.lab = "scan";
   r.backend = backend;
   r.include_dirs = {"/srv/gpulab/labs/scan"};
-  r.compiler = backend == "sim" ? p.sim_cc() : fs::path("/usr/local/cuda/bin/nvcc");
+  r.compiler = backend == gpulab::Backend::sim ? p.sim_cc() : fs::path("/usr/local/cuda/bin/nvcc");
   r.link_whole = {{"harness", p.harness_lib(backend)}, {"driver", p.driver_lib("scan", backend)}};
-  if (backend == "sim") r.link_whole.push_back({"runtime", p.sim_lib});
+  if (backend == gpulab::Backend::sim) r.link_whole.push_back({"runtime", p.sim_lib});
   return r;
 }
 
@@ -216,8 +216,8 @@ TEST_CASE("a run sees the files its runner loads in place of /usr, /lib and the 
 
 TEST_CASE("a build sees the submission, the lab's folder and the libraries, never reference/") {
   const gpulab::Paths p = fake_paths();
-  for (const std::string backend : {"cuda", "sim"}) {
-    INFO(backend);
+  for (const gpulab::Backend backend : {gpulab::Backend::cuda, gpulab::Backend::sim}) {
+    INFO(gpulab::backend_name(backend));
     const SandboxSpec s =
         gpulab::build_sandbox(fake_recipe(backend), p, "/tmp/w/submission", "/tmp/w/student-build");
     CHECK(mounts_in(s, p.source / "reference").empty());
@@ -228,9 +228,9 @@ TEST_CASE("a build sees the submission, the lab's folder and the libraries, neve
     CHECK(mounts_in(s, "/srv/gpulab/labs/scan").size() == 1);
     CHECK(mounts_in(s, p.harness_lib(backend)).size() == 1);
     CHECK(mounts_in(s, p.driver_lib("scan", backend)).size() == 1);
-    CHECK(mounts_in(s, p.sim_cc()).size() == (backend == "sim" ? 1u : 0u));
+    CHECK(mounts_in(s, p.sim_cc()).size() == (backend == gpulab::Backend::sim ? 1u : 0u));
     // The sim runtime the recipe links is gpulab-sim-cc's own: bound once.
-    CHECK(mounts_in(s, p.sim_lib).size() == (backend == "sim" ? 1u : 0u));
+    CHECK(mounts_in(s, p.sim_lib).size() == (backend == gpulab::Backend::sim ? 1u : 0u));
     std::vector<fs::path> writable;
     for (const auto& m : s.mounts) {
       CHECK(m.inside == m.host);  // compiler messages name the files as the grader knows them

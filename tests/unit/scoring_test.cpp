@@ -22,7 +22,8 @@ DatasetSpec dataset(const std::string& name, std::vector<std::string> parts = {}
 }
 
 GroupSpec group(const std::string& name, std::vector<DatasetSpec> sets, bool hidden = false,
-                bool timing = false, std::vector<std::string> backends = {"cuda", "sim"}) {
+                bool timing = false,
+                std::vector<Backend> backends = {Backend::cuda, Backend::sim}) {
   GroupSpec g;
   g.name = name;
   g.hidden = hidden;
@@ -46,9 +47,9 @@ LabConfig lab() {
   l.parts = {gpu, cpu};
   l.groups = {group("public", {dataset("one"), dataset("two"), dataset("three")}),
               group("hidden", {dataset("secret")}, true),
-              group("big", {dataset("huge", {"gpu"})}, false, false, {"cuda"}),
+              group("big", {dataset("huge", {"gpu"})}, false, false, {Backend::cuda}),
               group("timing", {dataset("small", {"gpu"}), dataset("large", {"gpu"})}, false, true,
-                    {"cuda"})};
+                    {Backend::cuda})};
   PartRubric g;
   g.group_points = {{"public", 1}, {"hidden", 2}, {"big", 4}};
   g.performance = 8;
@@ -75,7 +76,7 @@ TEST_CASE("a part's maximum counts the tests its grading holds, under each optio
   CHECK(max_of(l, "gpu", full) == l.part_points("gpu"));
 
   GradeScope sim = full;
-  sim.backend = "sim";  // no timed points, no cuda-only group
+  sim.backend = Backend::sim;  // no timed points, no cuda-only group
   CHECK(max_of(l, "gpu", sim) == 1 + 2);
 
   GradeScope no_time = full;
@@ -116,7 +117,7 @@ TEST_CASE("coarsening's maximum under gpulab run is public, performance and spee
   run.include_hidden = false;
   CHECK(part_max(l, part, run) == r.group_points.at("public") + r.performance + r.speedup.points);
   CHECK(part_max(l, part, run) < l.part_points(part.name));  // the hidden points are left out
-  run.backend = "sim";
+  run.backend = Backend::sim;
   CHECK(part_max(l, part, run) == r.group_points.at("public"));
 }
 
@@ -212,7 +213,7 @@ TEST_CASE("a placeholder scores nothing of the maximum it stands for") {
 TEST_CASE("the scope selects groups and datasets by backend, visibility and --dataset") {
   const LabConfig l = lab();
   GradeScope s;
-  s.backend = "sim";
+  s.backend = Backend::sim;
   s.include_hidden = false;
   CHECK(s.group_runs(l.groups[0]));
   CHECK_FALSE(s.group_runs(l.groups[1]));  // hidden, left out
@@ -252,7 +253,7 @@ TEST_CASE("the performance dataset passes over the scalability pair's small one"
   ds = performance_dataset(l, l.parts[0], s).second;
   REQUIRE(ds);
   CHECK(ds->name == "small");
-  s.backend = "sim";  // timing groups run on cuda only
+  s.backend = Backend::sim;  // timing groups run on cuda only
   CHECK(performance_dataset(l, l.parts[0], s).second == nullptr);
 }
 

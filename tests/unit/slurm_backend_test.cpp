@@ -35,7 +35,7 @@ SlurmPlan plan_of(const fs::path& out, int n, unsigned per_task) {
   p.options.out = out;
   p.options.roster = "/roster";
   p.options.labs = {"scan"};
-  p.options.backend = "sim";
+  p.options.backend = Backend::sim;
   p.options.hidden_seed = "the-instructors-secret-0123";
   p.slurm.per_task = per_task;
   p.slurm.max_parallel = 2;
@@ -68,7 +68,7 @@ TEST_CASE("slurm: the plan round-trips through plan.json, without the seed") {
   CHECK_FALSE(back.options.hidden_seed.has_value());
   CHECK(back.options.out == p.options.out);
   CHECK(back.options.labs == p.options.labs);
-  CHECK(back.options.backend == "sim");
+  CHECK(back.options.backend == Backend::sim);
   CHECK(back.slurm.per_task == 2);
   CHECK(back.slurm.gres == "gpu:1");
   CHECK(back.slurm.sbatch_args == p.slurm.sbatch_args);
@@ -139,7 +139,7 @@ TEST_CASE("slurm: the batch script runs its command with every word quoted") {
 TEST_CASE("slurm: a task the scheduler stopped leaves a report without a score, graded again") {
   TempDir d;
   const ClassJob j = job(d.path(), "carol", "h");
-  record_stopped_by_scheduler(j, "sim", SIGTERM);
+  record_stopped_by_scheduler(j, gpulab::Backend::sim, SIGTERM);
   const auto report = read_report(j.dir / class_files::kReport);
   REQUIRE(report.has_value());
   CHECK_FALSE(report->scored());
@@ -164,8 +164,8 @@ TEST_CASE("slurm: --status counts done, running, failed and not started from the
   write_record(p.todo[0], kOutcomeGraded);           // s1: done
   write_file(p.todo[1].dir / class_files::kRunning,  // s2: running
              json{{"job", "12"}, {"task", "1"}, {"host", "node7"}, {"started", "t"}}.dump());
-  record_stopped_by_scheduler(p.todo[2], "sim", SIGTERM);      // s3: stopped
-  write_record(job(d.path(), "s4", "stale"), kOutcomeGraded);  // s4: an old key
+  record_stopped_by_scheduler(p.todo[2], gpulab::Backend::sim, SIGTERM);  // s3: stopped
+  write_record(job(d.path(), "s4", "stale"), kOutcomeGraded);             // s4: an old key
 
   ClassStatus s = class_status(p);
   CHECK(s.count(ClassJobState::kDone) == 2);

@@ -35,7 +35,7 @@ LabConfig lab() {
   pub.name = "public";
   hidden.name = "hidden";
   hidden.hidden = true;
-  pub.backends = hidden.backends = {"cuda", "sim"};
+  pub.backends = hidden.backends = {Backend::cuda, Backend::sim};
   DatasetSpec one, secret;
   one.name = "one";
   secret.name = "secret";
@@ -62,7 +62,7 @@ struct Grading {
       : scope(sim_scope(std::move(parts))), budgets(budget, report, out, l, scope, log) {}
   static GradeScope sim_scope(std::vector<std::string> parts) {
     GradeScope s;
-    s.backend = "sim";
+    s.backend = Backend::sim;
     s.parts = std::move(parts);
     return s;
   }

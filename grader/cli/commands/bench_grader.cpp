@@ -13,7 +13,7 @@ namespace gpulab {
 Command declare_bench_grader(CLI::App& gpulab) {
   struct Options {
     BenchGraderOptions bench;
-    bool no_time = false, cold_only = false, warm_only = false;
+    bool cold_only = false, warm_only = false;
   };
   auto o = std::make_shared<Options>();
   o->bench.backend = kBuiltBackend;
@@ -21,16 +21,15 @@ Command declare_bench_grader(CLI::App& gpulab) {
       "bench-grader", "Time grading itself: each lab's reference, cold and warm cache, by phase");
   cmd->add_option("--labs", o->bench.labs, "Lab ids, comma-separated (default: every lab)")
       ->delimiter(',');
-  add_backend_option(cmd, o->bench.backend, o->bench.backend);
-  add_no_time_flag(cmd, o->no_time);
+  add_grading_policy_options(
+      cmd, o->bench,
+      {PolicyOption::backend, PolicyOption::no_time, PolicyOption::allow_unsandboxed});
   auto* cold = cmd->add_flag("--cold-only", o->cold_only, "Only the empty-cache grading");
   cmd->add_flag("--warm-only", o->warm_only, "Only the warm one (after an unreported cold one)")
       ->excludes(cold);
-  add_allow_unsandboxed_flag(cmd, o->bench.allow_unsandboxed);
   cmd->add_option("--json", o->bench.json_out, "Also write the numbers here");
   return {cmd, [o] {
             BenchGraderOptions& b = o->bench;
-            b.performance = !o->no_time;
             b.warm = !o->cold_only;
             b.cold = true;  // a warm grading needs the cold one before it; --warm-only hides it
             b.report_cold = !o->warm_only;

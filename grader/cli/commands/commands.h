@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+#include "backend_words.h"
+
 namespace gpulab {
 
 struct Command {
@@ -47,6 +49,6 @@ inline constexpr bool kCudaRunnersBuilt = true;
 #else
 inline constexpr bool kCudaRunnersBuilt = false;
 #endif
-inline constexpr const char* kBuiltBackend = kCudaRunnersBuilt ? "cuda" : "sim";
+inline constexpr Backend kBuiltBackend = kCudaRunnersBuilt ? Backend::cuda : Backend::sim;
 
 }  // namespace gpulab

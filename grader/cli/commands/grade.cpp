@@ -32,11 +32,9 @@ Command declare_grade(CLI::App& gpulab) {
     GradeOptions grade;
     ReportOut out;
     std::filesystem::path submission_metadata;
-    std::string hidden_seed;
     double timeout_s = 0;
-    bool no_time = false;
     pid_t grade_all_parent = 0;
-    CLI::Option *seed = nullptr, *timeout = nullptr;
+    CLI::Option* timeout = nullptr;
   };
   auto o = std::make_shared<Options>();
   GradeOptions& g = o->grade;
@@ -52,15 +50,14 @@ Command declare_grade(CLI::App& gpulab) {
                   "Gradescope's submission_metadata.json: the late penalty and submission limit "
                   "lab.json's \"gradescope\" asks for (docs/GRADING.md)");
   cmd->add_option("--part", g.parts, "Only these parts (default: every part)");
-  o->seed = add_hidden_seed_option(cmd, o->hidden_seed);
+  const PolicyOptions policy = add_grading_policy_options(
+      cmd, g,
+      {PolicyOption::hidden_seed, PolicyOption::backend, PolicyOption::require_gpu,
+       PolicyOption::no_time, PolicyOption::allow_unsandboxed});
   cmd->add_option("--hidden-seed-file", g.hidden_seed_file,
                   "A file holding the hidden seed (one newline at its end is not part of it), "
                   "readable by root alone where a root grader runs student code unsandboxed")
-      ->excludes(o->seed);
-  add_backend_option(cmd, g.backend, g.backend);
-  cmd->add_flag("--require-gpu", g.require_gpu,
-                "cuda backend: without a usable GPU grade nothing, CPU parts neither (without "
-                "it, selected GPU parts already leave such a grading unscored)");
+      ->excludes(policy.hidden_seed);
   o->timeout =
       cmd->add_option("--timeout", o->timeout_s,
                       "Seconds on the clock per correctness run (default: 60 on the GPU; on the "
@@ -68,8 +65,6 @@ Command declare_grade(CLI::App& gpulab) {
           ->check(CLI::PositiveNumber);
   add_time_budget_option(cmd, g);
   cmd->add_option("--work-dir", g.work_dir, "Keep build and run files here");
-  add_no_time_flag(cmd, o->no_time);
-  add_allow_unsandboxed_flag(cmd, g.allow_unsandboxed);
   cmd->add_option("--gpu-lock", g.gpu_lock,
                   "Hold an exclusive lock on this file while running code, so graders sharing a "
                   "GPU take turns");
@@ -78,9 +73,7 @@ Command declare_grade(CLI::App& gpulab) {
             GradeOptions& g = o->grade;
             if (o->grade_all_parent) die_with_parent(o->grade_all_parent);
             g.of_record = true;
-            if (o->seed->count()) g.hidden_seed = o->hidden_seed;
             if (o->timeout->count()) g.run_timeout_s = o->timeout_s;
-            g.performance = !o->no_time;
             g.writeup_beside = g.error_maps_beside = o->out.path;
             // Read before any student code runs, which could rewrite them where unsandboxed.
             const auto policy = GradescopePolicyInputs::read(g.lab, o->submission_metadata);

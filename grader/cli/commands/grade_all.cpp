@@ -17,11 +17,10 @@ Command declare_grade_all(CLI::App& gpulab) {
   struct Options {
     GradeAllOptions all;
     SlurmOptions slurm;
-    bool no_time = false, slurm_submit = false, status = false;
-    std::string hidden_seed;
+    bool slurm_submit = false, status = false;
     std::filesystem::path slurm_task_plan, merge_out;
-    CLI::Option *seed = nullptr, *roster = nullptr, *labs = nullptr, *out = nullptr,
-                *task = nullptr, *merge = nullptr;
+    CLI::Option *roster = nullptr, *labs = nullptr, *out = nullptr, *task = nullptr,
+                *merge = nullptr;
   };
   auto o = std::make_shared<Options>();
   GradeAllOptions& a = o->all;
@@ -39,15 +38,12 @@ Command declare_grade_all(CLI::App& gpulab) {
   cmd->add_option("--canvas-assignment", a.canvas_assignments,
                   "LAB=ID: the lab's Canvas assignment id, for canvas.csv (repeatable)");
   cmd->add_option("--jobs", a.jobs, "Submissions graded at once (default: CPU cores)");
-  add_backend_option(cmd, a.backend, a.backend);
-  o->seed = add_hidden_seed_option(cmd, o->hidden_seed);
-  add_no_time_flag(cmd, o->no_time);
-  cmd->add_flag("--require-gpu", a.require_gpu,
-                "cuda backend: refuse to grade without a usable GPU, even labs' CPU parts (as "
-                "gpulab grade; on SLURM, checked by each task's graders)");
+  add_grading_policy_options(
+      cmd, a,
+      {PolicyOption::backend, PolicyOption::hidden_seed, PolicyOption::no_time,
+       PolicyOption::require_gpu, PolicyOption::allow_unsandboxed});
   cmd->add_option("--submission-timeout", a.submission_timeout_s,
                   "Seconds for one student's grading of one lab (default 4 hours)");
-  add_allow_unsandboxed_flag(cmd, a.allow_unsandboxed);
   // On a SLURM cluster (slurm_backend.h, docs/GRADING.md).
   auto* slurm = cmd->add_flag("--slurm", o->slurm_submit,
                               "Submit to SLURM: a job array of gradings, then a merge job");
@@ -83,8 +79,6 @@ Command declare_grade_all(CLI::App& gpulab) {
       if (only != other) only->excludes(other);
   return {cmd, [o] {
             GradeAllOptions& a = o->all;
-            if (o->seed->count()) a.hidden_seed = o->hidden_seed;
-            a.performance = !o->no_time;
             // Its graders get SIGTERM and time to write their reports before the last words.
             stop_on_signals(kGradeAllStopGraceS, [](int signal) {
               std::cerr << "gpulab grade-all: stopped by " << signal_name(signal)

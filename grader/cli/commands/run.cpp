@@ -13,7 +13,7 @@ Command declare_run(CLI::App& gpulab) {
   struct Options {
     GradeOptions grade;
     ReportOut out;
-    bool no_time = false, verbose = false, sanitize = false, require_sandbox = false;
+    bool verbose = false, sanitize = false, require_sandbox = false;
     CLI::Option* backend = nullptr;
   };
   auto o = std::make_shared<Options>();
@@ -29,8 +29,10 @@ Command declare_run(CLI::App& gpulab) {
   cmd->add_option("--submission,--src", o->grade.submission,
                   "A folder, or one of your lab files (default: labs/<lab> of the gpulab tree "
                   "you are in)");
-  o->backend = add_backend_option(cmd, o->grade.backend, "cuda where a GPU is, else sim");
-  add_no_time_flag(cmd, o->no_time);
+  o->backend =
+      add_grading_policy_options(cmd, o->grade, {PolicyOption::backend, PolicyOption::no_time},
+                                 "cuda where a GPU is, else sim")
+          .backend;
   cmd->add_option("--out", o->out.path, "Also write a report here (results.json)");
   add_format_option(cmd, o->out);
   cmd->add_flag("--verbose,-v", o->verbose,
@@ -52,7 +54,6 @@ Command declare_run(CLI::App& gpulab) {
             g.include_hidden = false;
             g.review_flags = false;
             g.allow_unsandboxed = !o->require_sandbox;
-            g.performance = !o->no_time;
             g.sanitize = o->sanitize;
             g.error_maps_beside = o->out.path;
             stop_grading_on_signals(g, o->out);

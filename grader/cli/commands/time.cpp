@@ -18,8 +18,11 @@ Command declare_time(CLI::App& gpulab) {
   cmd->add_option("--dataset", o->dataset, "This dataset (default: the timing ones)");
   cmd->add_option("--submission", o->submission,
                   "A folder, or a variant of your lab file (default: labs/<lab>)");
-  add_backend_option(cmd, o->backend, std::string(kBuiltBackend) + "; sim times CPU parts only");
-  return {cmd, [o] {
+  auto backend = std::make_shared<Backend>(kBuiltBackend);
+  CLI::Option* given = add_backend_option(
+      cmd, *backend, std::string(backend_name(kBuiltBackend)) + "; sim times CPU parts only");
+  return {cmd, [o, backend, given] {
+            if (given->count() > 0) o->backend = *backend;
             stop_at_once_on_signals("time", "removed the dataset being made");
             return time_command(*o, std::cout, std::cerr);
           }};

@@ -5,6 +5,7 @@
 
 #include "lab/lab_config.h"
 #include "lab/lab_json_reader.h"
+#include "lab/lab_schema.h"
 
 namespace gpulab {
 
@@ -19,8 +20,7 @@ bool is_identifier(const std::string& s) {
 
 BenchSweep parse_one(const nlohmann::json& j, const std::string& where, const LabConfig& lab,
                      const LabJsonReader& r) {
-  r.only_keys(j, where,
-              {"name", "title", "axis", "dataset", "parts", "param", "define", "params", "values"});
+  r.only_keys(j, where, schema_keys("/properties/bench_sweeps/items"));
   BenchSweep s;
   s.name = r.str(j, "name", where);
   const bool plain = !s.name.empty() && std::all_of(s.name.begin(), s.name.end(), [](char ch) {

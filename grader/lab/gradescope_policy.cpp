@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lab/lab_json_reader.h"
+#include "lab/lab_schema.h"
 
 namespace gpulab {
 
@@ -17,7 +18,7 @@ GradescopePolicy GradescopePolicy::parse(const nlohmann::json& gs, const LabJson
   GradescopePolicy p;
   if (gs.is_null()) return p;
   const std::string at = "gradescope";
-  r.only_keys(gs, at, {"hidden_tests_visibility", "late_penalty", "submission_limit"});
+  r.only_keys(gs, at, schema_keys("/properties/gradescope"));
   if (gs.contains("hidden_tests_visibility")) {
     p.hidden_tests_visibility = r.str(gs, "hidden_tests_visibility", at);
     if (p.hidden_tests_visibility != "after_due_date" &&
@@ -29,7 +30,7 @@ GradescopePolicy GradescopePolicy::parse(const nlohmann::json& gs, const LabJson
   if (gs.contains("late_penalty")) {
     const auto& lp = gs["late_penalty"];
     const std::string where = at + ".late_penalty";
-    r.only_keys(lp, where, {"per_day", "max"});
+    r.only_keys(lp, where, schema_keys("/properties/gradescope/properties/late_penalty"));
     LatePenalty late;
     late.per_day = r.num(lp, "per_day", where);
     if (lp.contains("max")) late.max = r.num(lp, "max", where);

@@ -25,9 +25,11 @@ const nlohmann::json& LabJsonReader::field(const nlohmann::json& obj, const std:
 
 std::string LabJsonReader::str(const nlohmann::json& obj, const std::string& key,
                                const std::string& where) const {
-  const auto& v = field(obj, key, where);
-  if (!v.is_string() || v.get<std::string>().empty())
-    fail(where + "." + key, "must be a non-empty string");
+  return str_at(field(obj, key, where), where + "." + key);
+}
+
+std::string LabJsonReader::str_at(const nlohmann::json& v, const std::string& path) const {
+  if (!v.is_string() || v.get<std::string>().empty()) fail(path, "must be a non-empty string");
   return v.get<std::string>();
 }
 
@@ -40,10 +42,13 @@ double LabJsonReader::num(const nlohmann::json& obj, const std::string& key,
 
 int LabJsonReader::integer(const nlohmann::json& obj, const std::string& key,
                            const std::string& where, int lo, int hi) const {
-  const auto& v = field(obj, key, where);
+  return integer_at(field(obj, key, where), where + "." + key, lo, hi);
+}
+
+int LabJsonReader::integer_at(const nlohmann::json& v, const std::string& path, int lo,
+                              int hi) const {
   if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
-    fail(where + "." + key,
-         "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    fail(path, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
   return v.get<int>();
 }
 

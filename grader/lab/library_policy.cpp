@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lab/lab_json_reader.h"
+#include "lab/lab_schema.h"
 #include "lab/library_work.h"
 #include "text/nearest_name.h"
 
@@ -39,7 +40,7 @@ bool LibraryPolicy::allows(const LibraryWork& kind) const {
 }
 
 LibraryPolicy parse_library_policy(const nlohmann::json& section, const LabJsonReader& r) {
-  r.only_keys(section, "library", {"allowed_work", "forbidden_work", "why"});
+  r.only_keys(section, "library", schema_keys("/properties/library"));
   LibraryPolicy p;
   r.field(section, "forbidden_work", "library");
   p.forbidden = kinds(section, "forbidden_work", r);

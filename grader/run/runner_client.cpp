@@ -1,5 +1,6 @@
 #include "run/runner_client.h"
 
+#include <functional>
 #include <optional>
 
 #include "core/grade_phases.h"
@@ -13,6 +14,8 @@
 #include "text/safe_text.h"
 
 namespace gpulab {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -80,117 +83,66 @@ std::string run_failure(const ProcessResult& p, const RunLimit& limit) {
   return "the run " + limit.describe(p) + "." + output_tail(p);
 }
 
-RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
-  const Sandbox& sandbox = place.sandbox;
-  const Paths& paths = place.paths;
-  const Backend backend = place.backend;
-  const std::filesystem::path& runner = run.runner;
-  const PartSpec& part = run.part;
-  const DatasetDirs& ds = run.dataset;
-  const std::filesystem::path& collected_out_dir = run.out_dir;
-  const RunLimit& limit = run.limit;
-  const std::vector<std::string>& flags = run.flags;
-  const std::vector<DatasetDirs>& samples = run.samples;
-  const RunWrapper& wrapper = run.wrapper;
-  RunOutcome o;
-  std::optional<ScopedPhase> staging(GradePhase::kStaging);
-  const StagedRun staged = sandbox.stage_run(runner, ds.input, collected_out_dir);
-  const std::filesystem::path& out_dir = staged.out;  // while it runs
-  const bool sim = backend == Backend::sim;
-  SandboxSpec box = run_sandbox(paths, staged.runner, staged.input, out_dir, !sim && part.gpu);
-  if (!wrapper.prefix.empty()) {
+namespace {
+
+// The sandbox a run goes in: the runner, its input and output folders, the GPU where its part
+// has one; a wrapper (a tool that starts the runner) gets what it needs.
+SandboxSpec run_box(const RunPlace& place, const RunRequest& run, const StagedRun& staged) {
+  const bool gpu = place.backend != Backend::sim && run.part.gpu;
+  SandboxSpec box = run_sandbox(place.paths, staged.runner, staged.input, staged.out, gpu);
+  if (!run.wrapper.prefix.empty()) {
     box.no_new_processes = false;  // the wrapper starts the runner
-    for (const auto& dir : wrapper.read_only) box.mounts.push_back({dir, dir, false, true});
+    for (const auto& dir : run.wrapper.read_only) box.mounts.push_back({dir, dir, false, true});
     box.system = SystemView::whole;  // the toolkit's libraries for the tool; never scored
   }
-  // A graded timed run: each sample's inputs are handed over when the run asks for them.
-  std::optional<SampleStage> stage;
-  const auto samples_dir = out_dir.parent_path() / (out_dir.filename().string() + ".samples");
-  if (!samples.empty()) {
-    // Linked from stand-ins on the staging's own file system: no copy of a large input per run.
-    std::vector<DatasetDirs> staged_samples = samples;
-    for (auto& sample : staged_samples) sample.input = sandbox.stage_input(sample.input);
-    stage.emplace(samples_dir, staged_samples);
-    box.mounts.push_back({samples_dir, RunPaths::samples, false, false});
-  }
-  staging.reset();
-  const auto inside = [&](const std::filesystem::path& p) {
-    return sandbox.inside(box, p).string();
-  };
+  return box;
+}
+
+// The runner's command line as it sees it (paths inside the sandbox): its part and dataset,
+// timing, flags, the samples' folder where a timed run is handed them, behind the wrapper.
+std::vector<std::string> runner_argv(const RunRequest& run, const StagedRun& staged,
+                                     const std::function<std::string(const fs::path&)>& inside,
+                                     const fs::path* samples_dir) {
   std::vector<std::string> argv =
-      runner_command(inside(staged.runner), part.name, inside(staged.input));
+      runner_command(inside(staged.runner), run.part.name, inside(staged.input));
   if (run.timing) {
     const auto timed = timing_arguments(*run.timing);
     argv.insert(argv.end(), timed.begin(), timed.end());
   }
-  argv.insert(argv.end(), flags.begin(), flags.end());  // runner_flags.h's
-  if (stage)
-    argv.insert(argv.end(), {kSamplesOption, std::to_string(samples.size()), kSamplesDirOption,
-                             inside(samples_dir)});
-  argv.insert(argv.begin(), wrapper.prefix.begin(), wrapper.prefix.end());
-  const size_t file_limit = output_file_limit(part, ds);
-  RunChannel channel(output_names(part, static_cast<int>(samples.size())), file_limit,
-                     stage ? &*stage : nullptr);
-  ProcessOptions po;
-  po.argv = argv;
-  po.cwd = out_dir;
-  po.timeout_s = limit.wall_s;
-  po.output_limit = 16 * 1024;
-  po.cpu_limit_s = limit.cpu_s;
-  po.file_size_limit = file_limit;
-  po.env = part.runner_env();
-  po.channel_fd = kChannelFd;
-  po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
-  po.cancel = run.cancel;
-  // The CPU backend's report: a pipe the runtime takes at start, and a key it repeats in its
-  // end record, which the run's own code cannot know (sim_report.h).
-  const std::string sim_key = sim ? random_hex(16) : "";
-  if (sim) {
-    po.collect = {kSimReportFd, kSimReportLimit};
-    po.env.push_back("GPULAB_SIM_REPORT_FD=" + std::to_string(kSimReportFd));
-    po.env.push_back("GPULAB_SIM_REPORT_KEY=" + sim_key);
-    // Blocks in a shuffled order, as a GPU may run them: code that relies on block 0 going
-    // first fails here too. Seeded by the dataset's name, so a regrade repeats the order; never
-    // by its seed, which is drawn from the instructor's secret and not the run's to see.
-    po.env.push_back("GPULAB_SIM_BLOCK_ORDER=shuffle");
-    po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(public_seed(ds.group + "/" + ds.name)));
-  }
-  const ProcessResult p = sandbox.run(po, box);
-  staging.emplace(GradePhase::kStaging);
-  collect_output(staged);
-  // Nothing in the run's working folder is read, but a tool's log (sanitizer_runs.h): whatever
-  // the run left there goes now, not at the end of the grading.
-  if (wrapper.prefix.empty()) remove_tree(collected_out_dir);
-  if (stage) remove_tree(samples_dir);
-  staging.reset();
-  o.process = p;
-  o.timed_out = limit.stopped(p);
-  o.outputs = channel.outputs();
-  o.samples = channel.samples();
-  o.result = channel.record();
-  const std::string status = o.result.is_object() ? o.result.value("status", "") : "";
-  const bool ok = p.ok() && status == runner_status(RunnerExit::ok);
-  const SimReport sim_report = sim ? read_sim_findings(p, sim_key, ok) : SimReport{};
-  o.sim_findings = sim_report.findings;
-  if (!channel.problem().empty()) {
-    o.message = "your run failed: " + channel.problem();
-    return o;
-  }
-  if (ok) {
-    o.ran = sim_report.problem.empty();
-    o.message = sim_report.problem;
-    return o;
-  }
-  // The runner rejects a command line it does not understand (RunnerExit::usage): our fault,
-  // not the student's. Student code can exit with that code too, but sends no such record.
+  argv.insert(argv.end(), run.flags.begin(), run.flags.end());  // runner_flags.h's
+  if (samples_dir)
+    argv.insert(argv.end(), {kSamplesOption, std::to_string(run.samples.size()), kSamplesDirOption,
+                             inside(*samples_dir)});
+  argv.insert(argv.begin(), run.wrapper.prefix.begin(), run.wrapper.prefix.end());
+  return argv;
+}
+
+// The CPU backend's report: a pipe the runtime takes at start, and a key it repeats in its end
+// record, which the run's own code cannot know (sim_report.h).
+void add_sim_report(ProcessOptions& po, const DatasetDirs& ds, const std::string& key) {
+  po.collect = {kSimReportFd, kSimReportLimit};
+  po.env.push_back("GPULAB_SIM_REPORT_FD=" + std::to_string(kSimReportFd));
+  po.env.push_back("GPULAB_SIM_REPORT_KEY=" + key);
+  // Blocks in a shuffled order, as a GPU may run them: code that relies on block 0 going first
+  // fails here too. Seeded by the dataset's name, so a regrade repeats the order; never by its
+  // seed, which is drawn from the instructor's secret and not the run's to see.
+  po.env.push_back("GPULAB_SIM_BLOCK_ORDER=shuffle");
+  po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(public_seed(ds.group + "/" + ds.name)));
+}
+
+// Why a run that did not end well failed, in the words its reader needs; `status` is its
+// record's. Throws where the runner refused its own command line: gpulab's fault, not theirs.
+void explain_failure(RunOutcome& o, const ProcessResult& p, const RunRequest& run,
+                     const std::string& status) {
+  // Student code can exit with the usage code too, but sends no such record.
   if (p.exit_code == exit_code(RunnerExit::usage) && !p.timed_out &&
       status == runner_status(RunnerExit::usage))
-    throw std::runtime_error("the runner " + runner.string() +
+    throw std::runtime_error("the runner " + run.runner.string() +
                              " rejected its arguments: " + o.result.value("message", p.output));
   if (status == runner_status(RunnerExit::no_gpu)) {
     o.no_gpu = true;
     o.message = o.result.value("message", "no GPU");
-    return o;
+    return;
   }
   if (o.result.is_object() && o.result.contains("message") && !p.timed_out && p.signal == 0)
     o.message = "your code failed: " + o.result["message"].get<std::string>() + output_tail(p);
@@ -200,7 +152,74 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
                 "close or replace gpulab's descriptor " +
                 std::to_string(kChannelFd) + "?" + output_tail(p);
   else
-    o.message = run_failure(p, limit);
+    o.message = run_failure(p, run.limit);
+}
+
+}  // namespace
+
+RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
+  const Sandbox& sandbox = place.sandbox;
+  const PartSpec& part = run.part;
+  const DatasetDirs& ds = run.dataset;
+  const bool sim = place.backend == Backend::sim;
+  RunOutcome o;
+  std::optional<ScopedPhase> staging(GradePhase::kStaging);
+  const StagedRun staged = sandbox.stage_run(run.runner, ds.input, run.out_dir);
+  const fs::path& out_dir = staged.out;  // while it runs
+  SandboxSpec box = run_box(place, run, staged);
+  // A graded timed run: each sample's inputs are handed over when the run asks for them.
+  std::optional<SampleStage> stage;
+  const auto samples_dir = out_dir.parent_path() / (out_dir.filename().string() + ".samples");
+  if (!run.samples.empty()) {
+    // Linked from stand-ins on the staging's own file system: no copy of a large input per run.
+    std::vector<DatasetDirs> staged_samples = run.samples;
+    for (auto& sample : staged_samples) sample.input = sandbox.stage_input(sample.input);
+    stage.emplace(samples_dir, staged_samples);
+    box.mounts.push_back({samples_dir, RunPaths::samples, false, false});
+  }
+  staging.reset();
+  const auto inside = [&](const fs::path& p) { return sandbox.inside(box, p).string(); };
+  const size_t file_limit = output_file_limit(part, ds);
+  RunChannel channel(output_names(part, static_cast<int>(run.samples.size())), file_limit,
+                     stage ? &*stage : nullptr);
+  ProcessOptions po;
+  po.argv = runner_argv(run, staged, inside, stage ? &samples_dir : nullptr);
+  po.cwd = out_dir;
+  po.timeout_s = run.limit.wall_s;
+  po.output_limit = 16 * 1024;
+  po.cpu_limit_s = run.limit.cpu_s;
+  po.file_size_limit = file_limit;
+  po.env = part.runner_env();
+  po.channel_fd = kChannelFd;
+  po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
+  po.cancel = run.cancel;
+  const std::string sim_key = sim ? random_hex(16) : "";
+  if (sim) add_sim_report(po, ds, sim_key);
+  const ProcessResult p = sandbox.run(po, box);
+  staging.emplace(GradePhase::kStaging);
+  collect_output(staged);
+  // Nothing in the run's working folder is read, but a tool's log (sanitizer_runs.h): whatever
+  // the run left there goes now, not at the end of the grading.
+  if (run.wrapper.prefix.empty()) remove_tree(run.out_dir);
+  if (stage) remove_tree(samples_dir);
+  staging.reset();
+  o.process = p;
+  o.timed_out = run.limit.stopped(p);
+  o.outputs = channel.outputs();
+  o.samples = channel.samples();
+  o.result = channel.record();
+  const std::string status = o.result.is_object() ? o.result.value("status", "") : "";
+  const bool ok = p.ok() && status == runner_status(RunnerExit::ok);
+  const SimReport sim_report = sim ? read_sim_findings(p, sim_key, ok) : SimReport{};
+  o.sim_findings = sim_report.findings;
+  if (!channel.problem().empty()) {
+    o.message = "your run failed: " + channel.problem();
+  } else if (ok) {
+    o.ran = sim_report.problem.empty();
+    o.message = sim_report.problem;
+  } else {
+    explain_failure(o, p, run, status);
+  }
   return o;
 }
 

@@ -132,6 +132,32 @@ void print(const LabConfig& lab, const std::vector<Timing>& timings, bool refere
   out << notes;
 }
 
+// Where GPU parts cannot be timed here (no GPU, the sim backend, no CUDA runners built), takes
+// them out of `timings` with a line that says why and what checks them instead, and returns
+// kExitNeedsGpu; kExitOk where every part stays.
+int drop_untimeable_gpu_parts(const LabConfig& lab, Backend backend, bool cuda_built,
+                              std::vector<Timing>& timings, std::ostream& out) {
+  const bool any_gpu =
+      std::any_of(timings.begin(), timings.end(), [](const Timing& t) { return t.part->gpu; });
+  if (!any_gpu) return kExitOk;
+  const std::string why = no_gpu_timing(
+      backend, cuda_built, backend == Backend::cuda ? device_preflight() : DeviceInfo{});
+  if (why.empty()) return kExitOk;
+  std::vector<std::string> skipped;
+  std::vector<Timing> cpu;
+  for (auto& t : timings)
+    if (!t.part->gpu)
+      cpu.push_back(t);
+    else if (std::find(skipped.begin(), skipped.end(), t.part->name) == skipped.end())
+      skipped.push_back(t.part->name);
+  out << "gpulab time: not timing ";
+  for (size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << skipped[i];
+  out << ": GPU parts are timed only on an NVIDIA GPU, and " << why << ". `gpulab run " << lab.id
+      << " --backend sim` checks your kernels here, without times.\n";
+  timings = std::move(cpu);
+  return kExitNeedsGpu;
+}
+
 }  // namespace
 
 int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
@@ -141,29 +167,8 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   const Backend backend = o.backend ? *o.backend : cuda_built ? Backend::cuda : Backend::sim;
   std::vector<Timing> timings = plan(lab, selected_parts(lab, o), o.dataset);
 
-  int status = kExitOk;
-  bool any_gpu = false;
-  for (const auto& t : timings) any_gpu = any_gpu || t.part->gpu;
-  if (any_gpu) {
-    const std::string why = no_gpu_timing(
-        backend, cuda_built, backend == Backend::cuda ? device_preflight() : DeviceInfo{});
-    if (!why.empty()) {
-      std::vector<std::string> skipped;
-      std::vector<Timing> cpu;
-      for (auto& t : timings)
-        if (!t.part->gpu)
-          cpu.push_back(t);
-        else if (std::find(skipped.begin(), skipped.end(), t.part->name) == skipped.end())
-          skipped.push_back(t.part->name);
-      out << "gpulab time: not timing ";
-      for (size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << skipped[i];
-      out << ": GPU parts are timed only on an NVIDIA GPU, and " << why << ". `gpulab run "
-          << lab.id << " --backend sim` checks your kernels here, without times.\n";
-      timings = std::move(cpu);
-      status = kExitNeedsGpu;
-      if (timings.empty()) return status;
-    }
-  }
+  const int status = drop_untimeable_gpu_parts(lab, backend, cuda_built, timings, out);
+  if (timings.empty()) return status;
 
   // As gpulab run: the lab folder of the gpulab tree the student stands in (lab_tree.h).
   // A version of the lab's one file under a name of its own (dcs_staggered.cu) is taken as the

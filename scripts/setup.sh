@@ -18,11 +18,12 @@ cd "$(dirname "$0")/.."
 # Classroom workflow in its test (tests/e2e/kit_classroom_e2e.cpp). slurm-wlm (slurmctld, slurmd,
 # sbatch...) and munge run the private single-node cluster `grade-all --slurm` is tested on
 # (tests/slurm/). libpng-dev writes the handouts' figures as PNG (`gpulab figures`,
-# grader/plot/png_file.h).
+# grader/plot/png_file.h). zsh runs the test of its completion script
+# (tests/e2e/completion_e2e.cpp).
 packages=(cmake ninja-build g++ binutils doctest-dev nlohmann-json3-dev libcli11-dev
           libboost-context-dev clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
           libarchive-dev libssl-dev libpng-dev bubblewrap python3 python3-jsonschema python3-yaml
-          slurm-wlm munge)
+          slurm-wlm munge zsh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

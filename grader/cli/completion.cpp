@@ -89,8 +89,8 @@ bool takes_value(const CLI::Option* o) {
 }  // namespace
 
 std::string completion_script(const std::string& shell) {
-  if (shell != "bash") throw std::runtime_error("no completion for the shell \"" + shell + "\"");
-  return R"(# bash completion for gpulab: `source <(gpulab completion bash)`, or save it as
+  if (shell == "bash")
+    return R"(# bash completion for gpulab: `source <(gpulab completion bash)`, or save it as
 # ~/.local/share/bash-completion/completions/gpulab (or /usr/share/bash-completion/completions/).
 # The candidates come from the gpulab being completed: gpulab __complete WORD...
 _gpulab() {
@@ -103,6 +103,35 @@ _gpulab() {
 }
 complete -o filenames -F _gpulab gpulab
 )";
+  if (shell == "zsh")
+    // zsh keeps "--part=x" one word, where bash splits it at '=' (complete_words reads it split):
+    // split here, and the part up to '=' is not the candidates' (compset -P).
+    return R"(#compdef gpulab
+# zsh completion for gpulab: `source <(gpulab completion zsh)` in ~/.zshrc after compinit, or
+# save it as _gpulab in a folder of $fpath. The candidates come from the gpulab being completed:
+# gpulab __complete WORD...
+_gpulab() {
+  local cur=${words[CURRENT]}
+  local -a asked candidates
+  asked=("${(@)words[2,CURRENT-1]}")
+  if [[ $cur == --*=* ]]; then
+    asked+=("${cur%%=*}" "=" "${cur#*=}")
+    compset -P '*='
+  else
+    asked+=("$cur")
+  fi
+  candidates=("${(@f)$(command ${words[1]} __complete "${asked[@]}" 2>/dev/null)}")
+  candidates=(${candidates:#})  # no empty line
+  # Nothing from gpulab (a folder or a file is asked for): the file names.
+  if (( ${#candidates} )); then
+    compadd -Q -- "${candidates[@]}"
+  else
+    _files
+  fi
+}
+compdef _gpulab gpulab
+)";
+  throw std::runtime_error("no completion for the shell \"" + shell + "\" (bash or zsh)");
 }
 
 void complete_words(CLI::App& app, std::vector<std::string> words,

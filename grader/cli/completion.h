@@ -1,8 +1,8 @@
-// Shell completion for gpulab. `gpulab completion bash` prints a script to source (or to save in
-// bash-completion's folder); the script asks `gpulab __complete WORD...` for the candidates,
-// which come from the live command line (CLI11's subcommands and options, so that every option
-// added is completed without a list kept here) and from lab.json (lab ids, part and dataset
-// names).
+// Shell completion for gpulab. `gpulab completion bash` (or `zsh`) prints a script to source (or
+// to save in bash-completion's folder, or zsh's $fpath); the script asks `gpulab __complete
+// WORD...` for the candidates, which come from the live command line (CLI11's subcommands and
+// options, so that every option added is completed without a list kept here) and from lab.json
+// (lab ids, part and dataset names).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,7 +13,7 @@
 
 namespace gpulab {
 
-// The completion script for `shell` (only "bash" so far).
+// The completion script for `shell`: "bash" or "zsh".
 std::string completion_script(const std::string& shell);
 
 // The candidates for the last of `words` (the command line after "gpulab", the word being

@@ -1,6 +1,7 @@
-// Bash completion (grader/cli/completion.h): the script `gpulab completion bash` prints sources in
+// Shell completion (grader/cli/completion.h): the script `gpulab completion bash` prints sources in
 // bash, and its completion function, asking `gpulab __complete`, offers the subcommands, a
-// subcommand's options, the lab ids, a lab's parts and the choices of a checked option.
+// subcommand's options, the lab ids, a lab's parts and the choices of a checked option; zsh's
+// does the same in zsh's words.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -27,6 +28,32 @@ std::string completed(const fs::path& script, const std::vector<std::string>& wo
                            0,
                            0,
                            {}});
+  REQUIRE_MESSAGE(p.exit_code == 0, p.output);
+  return "\n" + p.output;
+}
+
+// What zsh's completion function adds for `words` (after "gpulab", the last one being
+// completed), one per line. compadd, compset, _files and compdef, which work only inside zsh's
+// completion system, are stood in for by functions that print what they are given: "<files>"
+// for _files, "<compset PATTERN>" for compset -P.
+std::string zsh_completed(const fs::path& script, const std::vector<std::string>& words) {
+  std::string call = "words=(" GPULAB_TEST_BINARY;
+  for (const auto& w : words) call += " '" + w + "'";
+  call += "); CURRENT=$#words; _gpulab";
+  const gpulab::ProcessResult p = gpulab::run_process(
+      {{"zsh", "-f", "-c",
+        "compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; "
+        "print -rl -- \"$@\"; }; "
+        "_files() { print -r -- '<files>'; }; "
+        "compset() { print -r -- \"<compset $2>\"; }; compdef() { :; }; "
+        "source '" +
+            script.string() + "'; " + call},
+       script.parent_path(),
+       60,
+       1 << 20,
+       0,
+       0,
+       {}});
   REQUIRE_MESSAGE(p.exit_code == 0, p.output);
   return "\n" + p.output;
 }
@@ -77,5 +104,34 @@ TEST_SUITE("cpu") {
     const std::string backends = completed(script, {"run", "scan", "--backend", ""});
     CHECK(offers(backends, "sim"));
     CHECK(offers(backends, "cuda"));
+  }
+
+  TEST_CASE("zsh completion: the same candidates, --part=x split for gpulab, files otherwise") {
+    const fs::path dir = scratch("completion-zsh");
+    const gpulab::ProcessResult s = gpulab::run_process(
+        {{GPULAB_TEST_BINARY, "completion", "zsh"}, dir, 60, 1 << 20, 0, 0, {}});
+    REQUIRE(s.exit_code == 0);
+    CHECK(s.output.rfind("#compdef gpulab\n", 0) == 0);  // its first line, for $fpath
+    const fs::path script = dir / "_gpulab";
+    std::ofstream(script) << s.output;
+
+    const std::string subcommands = zsh_completed(script, {"gr"});
+    CHECK(offers(subcommands, "grade"));
+    CHECK(offers(subcommands, "grade-all"));
+    CHECK_FALSE(offers(subcommands, "run"));
+    const std::string parts = zsh_completed(script, {"run", "scatter-gather", "--part", ""});
+    for (const char* part : {"scatter", "gather", "cpu_fast"}) CHECK(offers(parts, part));
+    // One word in zsh: asked split, as bash splits it, and "--part=" left out of the candidates.
+    const std::string joined = zsh_completed(script, {"run", "scatter-gather", "--part=ga"});
+    CHECK(offers(joined, "<compset *=>"));
+    CHECK(offers(joined, "gather"));
+    CHECK_FALSE(offers(joined, "scatter"));
+    CHECK_FALSE(offers(joined, "<files>"));
+    const std::string backends = zsh_completed(script, {"grade", "scan", "--backend", ""});
+    CHECK(offers(backends, "sim"));
+    CHECK(offers(backends, "cuda"));
+    // A folder or a file asked for: nothing from gpulab, and no empty candidate.
+    const std::string files = zsh_completed(script, {"run", "scan", "--submission", ""});
+    CHECK(files == "\n<files>\n");
   }
 }

@@ -11,8 +11,11 @@ namespace gpulab {
 Command declare_completion(CLI::App& gpulab) {
   auto shell = std::make_shared<std::string>();
   CLI::App* cmd = gpulab.add_subcommand(
-      "completion", "Print a shell completion script: source <(gpulab completion bash)");
-  cmd->add_option("shell", *shell, "bash")->required()->check(CLI::IsMember({"bash"}));
+      "completion",
+      "Print a shell completion script: source <(gpulab completion bash), or zsh's in ~/.zshrc");
+  cmd->add_option("shell", *shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
   return {cmd, [shell] {
             std::cout << completion_script(*shell);
             return kExitOk;

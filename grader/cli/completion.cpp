@@ -129,7 +129,13 @@ _gpulab() {
     _files
   fi
 }
-compdef _gpulab gpulab
+# Sourced: register it. Autoloaded from $fpath (this file's text is then _gpulab's body, run on
+# the first TAB): define it as above, and complete this time too.
+if [[ $funcstack[1] == _gpulab ]]; then
+  _gpulab "$@"
+else
+  compdef _gpulab gpulab
+fi
 )";
   throw std::runtime_error("no completion for the shell \"" + shell + "\" (bash or zsh)");
 }

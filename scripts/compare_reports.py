@@ -354,6 +354,9 @@ def path_rules(paths):
 PATTERNS = [
     # gpulab's and the compilers' temporary folders and files.
     (re.compile(r"/tmp/(gpulab|cc|tmp)[-A-Za-z0-9_.]*"), "<tmp>"),
+    # The same folder in a path that a message cut at its head, anywhere in the folder's name
+    # ("...tmp/gpulab-3nvAwK/submission/...", "...ab-3nvAwK/submission/...").
+    (re.compile(r"\.\.\.[-A-Za-z0-9_./]*?(?=/submission/)"), "...<tmp>"),
     # Wall-clock durations in messages ("after 3.4 s", "12.5 ms", "took 2 seconds").
     (re.compile(r"\b\d+(\.\d+)?( ?)(ms|s|seconds|second|us|µs|min)\b"), r"<n>\2\3"),
     # Process ids.

@@ -12,24 +12,40 @@ namespace {
 
 using namespace e2e;
 
+// The command line gpulab completes, as a shell array's words: gpulab, then `words`.
+std::string command_words(const std::vector<std::string>& words) {
+  std::string line = GPULAB_TEST_BINARY;
+  for (const auto& w : words) line += " '" + w + "'";
+  return line;
+}
+
+// What `shell -c script` prints, run beside the completion script; a line break before it, so
+// that every candidate is a line between two line breaks (offers below).
+std::string shell_output(std::vector<std::string> argv, const fs::path& script) {
+  const gpulab::ProcessResult p =
+      gpulab::run_process({std::move(argv), script.parent_path(), 60, 1 << 20, 0, 0, {}});
+  REQUIRE_MESSAGE(p.exit_code == 0, p.output);
+  return "\n" + p.output;
+}
+
+// `gpulab completion <shell>`, saved in a scratch folder as `name`.
+fs::path completion_script(const std::string& shell, const std::string& name) {
+  const fs::path dir = scratch("completion-" + shell);
+  const gpulab::ProcessResult s =
+      gpulab::run_process({{GPULAB_TEST_BINARY, "completion", shell}, dir, 60, 1 << 20, 0, 0, {}});
+  REQUIRE(s.exit_code == 0);
+  std::ofstream(dir / name) << s.output;
+  return dir / name;
+}
+
 // COMPREPLY of the sourced script for `words` (after "gpulab", the last one being completed),
 // one per line.
 std::string completed(const fs::path& script, const std::vector<std::string>& words) {
-  std::string array = "COMP_WORDS=(" GPULAB_TEST_BINARY;
-  for (const auto& w : words) array += " '" + w + "'";
-  array += "); COMP_CWORD=" + std::to_string(words.size()) + ";";
-  const gpulab::ProcessResult p =
-      gpulab::run_process({{"bash", "--norc", "-c",
-                            "set -e; source '" + script.string() + "'; " + array +
-                                " _gpulab; printf '%s\\n' \"${COMPREPLY[@]}\""},
-                           script.parent_path(),
-                           60,
-                           1 << 20,
-                           0,
-                           0,
-                           {}});
-  REQUIRE_MESSAGE(p.exit_code == 0, p.output);
-  return "\n" + p.output;
+  return shell_output({"bash", "--norc", "-c",
+                       "set -e; source '" + script.string() + "'; COMP_WORDS=(" +
+                           command_words(words) + "); COMP_CWORD=" + std::to_string(words.size()) +
+                           "; _gpulab; printf '%s\\n' \"${COMPREPLY[@]}\""},
+                      script);
 }
 
 // What zsh's completion function adds for `words` (after "gpulab", the last one being
@@ -37,25 +53,15 @@ std::string completed(const fs::path& script, const std::vector<std::string>& wo
 // completion system, are stood in for by functions that print what they are given: "<files>"
 // for _files, "<compset PATTERN>" for compset -P.
 std::string zsh_completed(const fs::path& script, const std::vector<std::string>& words) {
-  std::string call = "words=(" GPULAB_TEST_BINARY;
-  for (const auto& w : words) call += " '" + w + "'";
-  call += "); CURRENT=$#words; _gpulab";
-  const gpulab::ProcessResult p = gpulab::run_process(
-      {{"zsh", "-f", "-c",
-        "compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; "
-        "print -rl -- \"$@\"; }; "
-        "_files() { print -r -- '<files>'; }; "
-        "compset() { print -r -- \"<compset $2>\"; }; compdef() { :; }; "
-        "source '" +
-            script.string() + "'; " + call},
-       script.parent_path(),
-       60,
-       1 << 20,
-       0,
-       0,
-       {}});
-  REQUIRE_MESSAGE(p.exit_code == 0, p.output);
-  return "\n" + p.output;
+  return shell_output(
+      {"zsh", "-f", "-c",
+       "compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; "
+       "print -rl -- \"$@\"; }; "
+       "_files() { print -r -- '<files>'; }; "
+       "compset() { print -r -- \"<compset $2>\"; }; compdef() { :; }; "
+       "source '" +
+           script.string() + "'; words=(" + command_words(words) + "); CURRENT=$#words; _gpulab"},
+      script);
 }
 
 bool offers(const std::string& reply, const std::string& word) {
@@ -66,12 +72,7 @@ bool offers(const std::string& reply, const std::string& word) {
 
 TEST_SUITE("cpu") {
   TEST_CASE("bash completion completes subcommands, options, labs, parts and choices") {
-    const fs::path dir = scratch("completion");
-    const gpulab::ProcessResult s = gpulab::run_process(
-        {{GPULAB_TEST_BINARY, "completion", "bash"}, dir, 60, 1 << 20, 0, 0, {}});
-    REQUIRE(s.exit_code == 0);
-    const fs::path script = dir / "gpulab.bash";
-    std::ofstream(script) << s.output;
+    const fs::path script = completion_script("bash", "gpulab.bash");
 
     const std::string subcommands = completed(script, {""});
     CHECK(offers(subcommands, "run"));
@@ -107,13 +108,11 @@ TEST_SUITE("cpu") {
   }
 
   TEST_CASE("zsh completion: the same candidates, --part=x split for gpulab, files otherwise") {
-    const fs::path dir = scratch("completion-zsh");
-    const gpulab::ProcessResult s = gpulab::run_process(
-        {{GPULAB_TEST_BINARY, "completion", "zsh"}, dir, 60, 1 << 20, 0, 0, {}});
-    REQUIRE(s.exit_code == 0);
-    CHECK(s.output.rfind("#compdef gpulab\n", 0) == 0);  // its first line, for $fpath
-    const fs::path script = dir / "_gpulab";
-    std::ofstream(script) << s.output;
+    const fs::path script = completion_script("zsh", "_gpulab");
+    std::ifstream saved(script);
+    std::string first_line;
+    std::getline(saved, first_line);
+    CHECK(first_line == "#compdef gpulab");  // for $fpath
 
     const std::string subcommands = zsh_completed(script, {"gr"});
     CHECK(offers(subcommands, "grade"));

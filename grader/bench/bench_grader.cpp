@@ -92,11 +92,7 @@ class GraderBench {
                report.string(),
                "--format",
                format_name(ReportFormat::kGpulab)};
-    GradingPolicy policy = o_;
-    policy.hidden_seed = seed_;
-    const std::vector<std::string> policy_args = grade_arguments(policy);
-    po.argv.insert(po.argv.end(), policy_args.begin(), policy_args.end());
-    po.env = grade_environment(policy);
+    pass_policy(o_, seed_, po.argv, po.env);
     po.env.push_back("GPULAB_CACHE_DIR=" + cache.string());
     po.cwd = work;
     po.timeout_s = kGradeTimeoutS;

@@ -68,6 +68,44 @@ fs::path build_variant(const LabConfig& lab, const Paths& paths, const BenchSwee
   return b.runner;
 }
 
+// `part` at `value` of the sweep, on `d` with `runner`: its row added to `rec` and printed;
+// false where it failed, which `out` says.
+bool sweep_part(const LabConfig& lab, const BenchSweep& s, long long value, const PartSpec& part,
+                const fs::path& runner, const DatasetDirs& d, SweepRecord& rec, std::ostream& out) {
+  const std::string& name = part.name;
+  const fs::path out_dir = Paths::current().cache_dir() / "bench" / lab.id / ("sweep-" + name);
+  if (!s.define.empty()) {
+    // A changed constant can break the code: a variant's times count only when its outputs
+    // are right.
+    const BenchRun run = bench_run(runner, part, d, out_dir, {});
+    const ProcessResult& p = run.process;
+    const CheckResult c = p.ok() ? check_outputs(lab, part, d, *run.outputs, false) : CheckResult{};
+    if (!p.ok() || !c.pass) {
+      out << "  " << s.define << " " << value << ", " << name << ": wrong, "
+          << (p.ok() ? c.message : "the runner " + p.describe() + "\n" + p.output) << "\n";
+      return false;
+    }
+  }
+  const BenchRun run =
+      bench_run(runner, part, d, out_dir, timing_arguments(lab.timing_for(part).policy));
+  const ProcessResult& p = run.process;
+  const nlohmann::json& r = run.record;
+  if (!p.ok() || !r.is_object() || !r.contains("timing")) {
+    out << "  " << name << " at " << value << ": failed, the runner " << p.describe() << "\n"
+        << p.output << "\n";
+    return false;
+  }
+  const BenchTiming t = bench_timing(r["timing"], r.value("work", 0.0));
+  const SweepRow row{value, name, t.median_ms, t.rel_se, t.per_s};
+  rec.rows.push_back(row);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  %12lld %-18s %11.4g %8.2f%% %14.3g %8s\n", value, name.c_str(),
+                row.median_ms, 100 * row.rel_se, row.per_s,
+                share_of_ceiling(row.per_s, rec.ceiling_per_s).c_str());
+  out << buf;
+  return true;
+}
+
 }  // namespace
 
 int bench_sweep(const LabConfig& lab, const BenchOptions& o, std::ostream& out) {
@@ -105,41 +143,8 @@ int bench_sweep(const LabConfig& lab, const BenchOptions& o, std::ostream& out) 
     const DatasetDirs d = materialize(lab, *group, ds, "", paths.cache_dir() / "datasets" / lab.id);
     const fs::path runner =
         s.define.empty() ? paths.reference_runner(lab.id) : build_variant(lab, paths, s, value);
-    for (const auto& name : s.parts) {
-      const PartSpec& part = *lab.part(name);
-      const fs::path out_dir = paths.cache_dir() / "bench" / lab.id / ("sweep-" + name);
-      if (!s.define.empty()) {
-        // A changed constant can break the code: a variant's times count only when its
-        // outputs are right.
-        const BenchRun run = bench_run(runner, part, d, out_dir, {});
-        const ProcessResult& p = run.process;
-        const CheckResult c =
-            p.ok() ? check_outputs(lab, part, d, *run.outputs, false) : CheckResult{};
-        if (!p.ok() || !c.pass) {
-          out << "  " << s.define << " " << value << ", " << name << ": wrong, "
-              << (p.ok() ? c.message : "the runner " + p.describe() + "\n" + p.output) << "\n";
-          status = 1;
-          continue;
-        }
-      }
-      const BenchRun run =
-          bench_run(runner, part, d, out_dir, timing_arguments(lab.timing_for(part).policy));
-      const ProcessResult& p = run.process;
-      const nlohmann::json& r = run.record;
-      if (!p.ok() || !r.is_object() || !r.contains("timing")) {
-        out << "  " << name << " at " << value << ": failed, the runner " << p.describe() << "\n"
-            << p.output << "\n";
-        status = 1;
-        continue;
-      }
-      const BenchTiming t = bench_timing(r["timing"], r.value("work", 0.0));
-      const SweepRow row{value, name, t.median_ms, t.rel_se, t.per_s};
-      rec.rows.push_back(row);
-      std::snprintf(buf, sizeof buf, "  %12lld %-18s %11.4g %8.2f%% %14.3g %8s\n", value,
-                    name.c_str(), row.median_ms, 100 * row.rel_se, row.per_s,
-                    share_of_ceiling(row.per_s, rec.ceiling_per_s).c_str());
-      out << buf;
-    }
+    for (const auto& name : s.parts)
+      if (!sweep_part(lab, s, value, *lab.part(name), runner, d, rec, out)) status = 1;
   }
   if (o.json.empty()) return status;
   if (status != kExitOk) {

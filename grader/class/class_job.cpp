@@ -161,11 +161,8 @@ GradedSubmission grade_class_job(const ClassJob& j, const GradeAllOptions& o,
                                    "--grade-all-parent",
                                    std::to_string(getpid())};
   // The class's policy, with the seed grade-all settled on (check_class_options).
-  GradingPolicy policy = o;
-  policy.hidden_seed = seed;
-  const std::vector<std::string> policy_args = grade_arguments(policy);
-  argv.insert(argv.end(), policy_args.begin(), policy_args.end());
-  std::vector<std::string> env = grade_environment(policy);
+  std::vector<std::string> env;
+  pass_policy(o, seed, argv, env);
   if (!gpu.empty()) {
     argv.insert(
         argv.end(),

@@ -17,4 +17,13 @@ std::vector<std::string> grade_environment(const GradingPolicy& policy) {
   return {std::string(kHiddenSeedVariable) + "=" + *policy.hidden_seed};
 }
 
+void pass_policy(GradingPolicy policy, const std::optional<std::string>& seed,
+                 std::vector<std::string>& argv, std::vector<std::string>& env) {
+  policy.hidden_seed = seed;
+  const std::vector<std::string> args = grade_arguments(policy);
+  argv.insert(argv.end(), args.begin(), args.end());
+  const std::vector<std::string> vars = grade_environment(policy);
+  env.insert(env.end(), vars.begin(), vars.end());
+}
+
 }  // namespace gpulab

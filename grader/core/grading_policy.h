@@ -35,4 +35,9 @@ std::vector<std::string> grade_arguments(const GradingPolicy& policy);
 // environment, which other users cannot read, never on a command line, which they can (ps).
 std::vector<std::string> grade_environment(const GradingPolicy& policy);
 
+// A `gpulab grade` started under `policy` with the hidden seed `seed` (grade-all's, or
+// bench-grader's own): grade_arguments appended to `argv`, grade_environment to `env`.
+void pass_policy(GradingPolicy policy, const std::optional<std::string>& seed,
+                 std::vector<std::string>& argv, std::vector<std::string>& env);
+
 }  // namespace gpulab

@@ -63,6 +63,140 @@ std::string count_text(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// Every element once: the counts, and the plane to draw (each plane's worst and its values
+// over the bound decide).
+struct Tally {
+  size_t over = 0, not_finite = 0, unwritten = 0;
+  size_t best = 0;             // the plane drawn
+  Cell worst;                  // its worst element
+  size_t best_plane_over = 0;  // its values over the bound
+};
+
+Tally tally(const ErrorMapInput& in, size_t nz, size_t per_plane) {
+  Tally t;
+  std::vector<Cell> plane_worst(nz);
+  std::vector<size_t> plane_over(nz, 0);
+  for (size_t k = 0; k < nz; ++k) {
+    for (size_t p = 0; p < per_plane; ++p) {
+      const Cell c = cell_at(in, k * per_plane + p);
+      if (c.kind == Cell::not_finite)
+        ++t.not_finite;
+      else if (c.kind == Cell::unwritten)
+        ++t.unwritten;
+      else if (c.ratio > 1)
+        ++t.over;
+      plane_over[k] += over_bound(c);
+      if (p == 0 || worse(c, plane_worst[k])) plane_worst[k] = c;
+    }
+    const bool better =
+        worse(plane_worst[k], plane_worst[t.best]) ||
+        (!worse(plane_worst[t.best], plane_worst[k]) && plane_over[k] > plane_over[t.best]);
+    if (better) t.best = k;
+  }
+  t.worst = plane_worst[t.best];
+  t.best_plane_over = plane_over[t.best];
+  return t;
+}
+
+// The plane in squares of block × block elements, each its block's worst.
+struct Blocks {
+  size_t block = 1, cx = 0, cy = 0;
+  std::vector<Cell> cells;  // row by row, cx a row
+  double top = 0;           // the colour bar's top
+};
+
+Blocks blocks_of(const ErrorMapInput& in, size_t plane, size_t nx, size_t ny) {
+  Blocks b;
+  b.block = std::max<size_t>(1, (std::max(nx, ny) + kMaxCells - 1) / kMaxCells);
+  b.cx = (nx + b.block - 1) / b.block;
+  b.cy = (ny + b.block - 1) / b.block;
+  b.cells.resize(b.cx * b.cy);
+  std::vector<bool> seen(b.cx * b.cy, false);
+  double worst_finite = 0;  // over the bound, in the plane: the colour bar's top
+  for (size_t j = 0; j < ny; ++j)
+    for (size_t i = 0; i < nx; ++i) {
+      const Cell c = cell_at(in, plane * nx * ny + j * nx + i);
+      if (c.kind == Cell::number) worst_finite = std::max(worst_finite, c.ratio);
+      const size_t at = (j / b.block) * b.cx + i / b.block;
+      if (!seen[at] || worse(c, b.cells[at])) b.cells[at] = c;
+      seen[at] = true;
+    }
+  b.top = top_ratio(worst_finite);
+  return b;
+}
+
+// The map's three lines of words: the title, the counts and the outlined element.
+struct MapWords {
+  std::string plane, title, counts, outlined;
+};
+
+MapWords words_of(const ErrorMapInput& in, const Tally& t, const Blocks& b, size_t nx, size_t ny,
+                  size_t nz) {
+  const size_t rank = in.shape.size();
+  MapWords w;
+  w.plane = rank == 3 ? "plane k = " + std::to_string(t.best) + " of " + std::to_string(nz) : "";
+  w.title = in.title + ": error over its bound" + (rank == 3 ? ", " + w.plane : "") + " (" +
+            std::to_string(nx) + " x " + std::to_string(ny) + " values)";
+  w.counts =
+      std::to_string(t.over) + " of " + std::to_string(nx * ny * nz) + " values over the bound";
+  if (t.not_finite)
+    w.counts += ", " + count_text(t.not_finite, "NaN or infinity", "NaN or infinite");
+  if (t.unwritten) w.counts += ", " + std::to_string(t.unwritten) + " never written";
+  w.counts += " (" + std::to_string(t.best_plane_over) + " of these in this plane)";
+  w.outlined = "outlined: the worst, at " + index_string(t.worst.index, in.shape) + ": " +
+               (t.worst.kind == Cell::not_finite ? std::string("NaN or infinite")
+                : t.worst.kind == Cell::unwritten
+                    ? std::string("never written")
+                    : printf_text("%.3g", t.worst.ratio) + " times its bound") +
+               (b.block > 1 ? "; each square the worst of " + std::to_string(b.block) + " x " +
+                                  std::to_string(b.block) + " values"
+                            : "");
+  return w;
+}
+
+// The squares from (left, top), `cell` pixels each, row j = 0 at the bottom as y grows upwards;
+// the worst element's square outlined; the axes in words below.
+void draw_squares(Canvas& c, const Blocks& b, size_t worst_in_plane, size_t nx, size_t ny,
+                  double left, double top, double cell) {
+  for (size_t j = 0; j < b.cy; ++j)
+    for (size_t i = 0; i < b.cx; ++i)
+      c.rect(left + i * cell, top + (b.cy - 1 - j) * cell, cell, cell,
+             colour_of(b.cells[j * b.cx + i], b.top));
+  const double wx = left + static_cast<double>(worst_in_plane % nx / b.block) * cell,
+               wy = top + static_cast<double>(b.cy - 1 - worst_in_plane / nx / b.block) * cell;
+  const double o = 2;  // the outline stands just outside the square
+  c.line(wx - o, wy - o, wx + cell + o, wy - o, kBlack, 1.5);
+  c.line(wx - o, wy + cell + o, wx + cell + o, wy + cell + o, kBlack, 1.5);
+  c.line(wx - o, wy - o, wx - o, wy + cell + o, kBlack, 1.5);
+  c.line(wx + cell + o, wy - o, wx + cell + o, wy + cell + o, kBlack, 1.5);
+  c.text(left, top + static_cast<double>(b.cy) * cell + 18,
+         "i = 0 .. " + std::to_string(nx - 1) + " left to right, j = 0 .. " +
+             std::to_string(ny - 1) + " bottom to top",
+         11, Anchor::start, kGrey);
+}
+
+// The colour bar at (bx, top), `bh` high: within the bound below its middle line, over it above
+// (up to `ratio_top` times the bound); the two colours of no number below it.
+void draw_colour_bar(Canvas& c, double bx, double top, double bh, double ratio_top) {
+  constexpr int kSteps = 48;
+  const double half = bh / 2, step = half / kSteps;
+  for (int s = 0; s < kSteps; ++s) {
+    const double t = (s + 0.5) / kSteps;
+    c.rect(bx, top + s * step, 16, step + 0.5,
+           alarm_colour(1 - t));  // top: the largest ratio
+    c.rect(bx, top + half + s * step, 16, step + 0.5, sequential_colour(1 - t));
+  }
+  c.line(bx - 4, top + half, bx + 20, top + half, kBlack, 2);
+  c.text(bx + 22, top + 10, printf_text("%.3g", ratio_top) + " times the bound", 11);
+  c.text(bx + 22, top + half + 4, "1: the bound", 11);
+  c.text(bx + 22, top + bh, "0.001 or less", 11);
+  const double sy = top + bh + 16;
+  c.rect(bx, sy, 16, 16, kNotFinite);
+  c.text(bx + 22, sy + 12, "NaN or infinite", 11);
+  c.rect(bx, sy + 24, 16, 16, kUnwritten);
+  c.text(bx + 22, sy + 36, "never written", 11);
+}
+
 }  // namespace
 
 std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
@@ -72,129 +206,39 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
   const size_t nz = rank == 3 ? in.shape[0] : 1;
   const size_t per_plane = nx * ny;
   if (per_plane < 2 || nz == 0) return std::nullopt;
-
-  // Every element once: the counts, and each plane's worst and its values over the bound.
-  size_t over = 0, not_finite = 0, unwritten = 0, best = 0;
-  std::vector<Cell> plane_worst(nz);
-  std::vector<size_t> plane_over(nz, 0);
-  for (size_t k = 0; k < nz; ++k) {
-    for (size_t p = 0; p < per_plane; ++p) {
-      const Cell c = cell_at(in, k * per_plane + p);
-      if (c.kind == Cell::not_finite)
-        ++not_finite;
-      else if (c.kind == Cell::unwritten)
-        ++unwritten;
-      else if (c.ratio > 1)
-        ++over;
-      plane_over[k] += over_bound(c);
-      if (p == 0 || worse(c, plane_worst[k])) plane_worst[k] = c;
-    }
-    const bool better =
-        worse(plane_worst[k], plane_worst[best]) ||
-        (!worse(plane_worst[best], plane_worst[k]) && plane_over[k] > plane_over[best]);
-    if (better) best = k;
-  }
-  if (over + not_finite + unwritten == 0) return std::nullopt;
+  const Tally t = tally(in, nz, per_plane);
+  if (t.over + t.not_finite + t.unwritten == 0) return std::nullopt;
   // Nothing written at all is one fact, which the check's message says: a map of one colour
   // would add nothing to it.
-  if (unwritten == nz * per_plane) return std::nullopt;
-
-  // The plane in squares of block × block elements, each its block's worst.
-  const size_t block = std::max<size_t>(1, (std::max(nx, ny) + kMaxCells - 1) / kMaxCells);
-  const size_t cx = (nx + block - 1) / block, cy = (ny + block - 1) / block;
-  std::vector<Cell> cells(cx * cy);
-  std::vector<bool> seen(cx * cy, false);
-  double worst_finite = 0;  // over the bound, in the plane: the colour bar's top
-  for (size_t j = 0; j < ny; ++j)
-    for (size_t i = 0; i < nx; ++i) {
-      const Cell c = cell_at(in, best * per_plane + j * nx + i);
-      if (c.kind == Cell::number) worst_finite = std::max(worst_finite, c.ratio);
-      const size_t at = (j / block) * cx + i / block;
-      if (!seen[at] || worse(c, cells[at])) cells[at] = c;
-      seen[at] = true;
-    }
-  const double top = top_ratio(worst_finite);
-
-  const std::string plane_words =
-      rank == 3 ? "plane k = " + std::to_string(best) + " of " + std::to_string(nz) : "";
-  const std::string title = in.title + ": error over its bound" +
-                            (rank == 3 ? ", " + plane_words : "") + " (" + std::to_string(nx) +
-                            " x " + std::to_string(ny) + " values)";
-  std::string counts =
-      std::to_string(over) + " of " + std::to_string(nx * ny * nz) + " values over the bound";
-  if (not_finite) counts += ", " + count_text(not_finite, "NaN or infinity", "NaN or infinite");
-  if (unwritten) counts += ", " + std::to_string(unwritten) + " never written";
-  counts += " (" + std::to_string(plane_over[best]) + " of these in this plane)";
-  const Cell& worst = plane_worst[best];
-  const std::string outlined =
-      "outlined: the worst, at " + index_string(worst.index, in.shape) + ": " +
-      (worst.kind == Cell::not_finite  ? std::string("NaN or infinite")
-       : worst.kind == Cell::unwritten ? std::string("never written")
-                                       : printf_text("%.3g", worst.ratio) + " times its bound") +
-      (block > 1 ? "; each square the worst of " + std::to_string(block) + " x " +
-                       std::to_string(block) + " values"
-                 : "");
+  if (t.unwritten == nz * per_plane) return std::nullopt;
+  const Blocks b = blocks_of(in, t.best, nx, ny);
+  const MapWords w = words_of(in, t, b, nx, ny, nz);
 
   const double cell =
-      std::clamp(std::floor(512.0 / static_cast<double>(std::max(cx, cy))), 2.0, 24.0);
-  const double left = 20, map_top = 84, mw = cx * cell, mh = cy * cell;
+      std::clamp(std::floor(512.0 / static_cast<double>(std::max(b.cx, b.cy))), 2.0, 24.0);
+  const double left = 20, map_top = 84, mw = b.cx * cell, mh = b.cy * cell;
   const double bx = left + mw + 28, bh = std::max(mh, 200.0);
   // Wide enough for the colour bar's words and, roughly, the title's (text_width).
   const double words_width =
-      std::max({text_width(title, 15), text_width(counts, 12), text_width(outlined, 12)});
+      std::max({text_width(w.title, 15), text_width(w.counts, 12), text_width(w.outlined, 12)});
   const int width = static_cast<int>(std::max({bx + 16 + 170, 12 + words_width, 640.0}));
   const int height = static_cast<int>(std::max(map_top + mh + 48, map_top + bh + 84));
   ErrorMap m{Canvas(width, height)};
-  m.plane = best;
+  m.plane = t.best;
   m.planes = nz;
   m.count = nx * ny * nz;
-  m.over_bound = over;
-  m.not_finite = not_finite;
-  m.unwritten = unwritten;
-  m.worst_index = worst.index;
-  m.plane_words = plane_words;
-  m.words = title + ". " + counts + "; " + outlined + ".";
+  m.over_bound = t.over;
+  m.not_finite = t.not_finite;
+  m.unwritten = t.unwritten;
+  m.worst_index = t.worst.index;
+  m.plane_words = w.plane;
+  m.words = w.title + ". " + w.counts + "; " + w.outlined + ".";
   Canvas& c = m.canvas;
-  c.text(12, 22, title, 15);
-  c.text(12, 42, counts, 12, Anchor::start, kGrey);
-  c.text(12, 60, outlined, 12, Anchor::start, kGrey);
-
-  // Row j = 0 at the bottom, as y grows upwards.
-  for (size_t j = 0; j < cy; ++j)
-    for (size_t i = 0; i < cx; ++i)
-      c.rect(left + i * cell, map_top + (cy - 1 - j) * cell, cell, cell,
-             colour_of(cells[j * cx + i], top));
-  const size_t wp = worst.index % per_plane;
-  const double wx = left + static_cast<double>(wp % nx / block) * cell,
-               wy = map_top + static_cast<double>(cy - 1 - wp / nx / block) * cell;
-  const double o = 2;  // the outline stands just outside the square
-  c.line(wx - o, wy - o, wx + cell + o, wy - o, kBlack, 1.5);
-  c.line(wx - o, wy + cell + o, wx + cell + o, wy + cell + o, kBlack, 1.5);
-  c.line(wx - o, wy - o, wx - o, wy + cell + o, kBlack, 1.5);
-  c.line(wx + cell + o, wy - o, wx + cell + o, wy + cell + o, kBlack, 1.5);
-  c.text(left, map_top + mh + 18,
-         "i = 0 .. " + std::to_string(nx - 1) + " left to right, j = 0 .. " +
-             std::to_string(ny - 1) + " bottom to top",
-         11, Anchor::start, kGrey);
-
-  // The colour bar: within the bound below its middle line, over it above.
-  constexpr int kSteps = 48;
-  const double half = bh / 2, step = half / kSteps;
-  for (int s = 0; s < kSteps; ++s) {
-    const double t = (s + 0.5) / kSteps;
-    c.rect(bx, map_top + s * step, 16, step + 0.5,
-           alarm_colour(1 - t));  // top: the largest ratio
-    c.rect(bx, map_top + half + s * step, 16, step + 0.5, sequential_colour(1 - t));
-  }
-  c.line(bx - 4, map_top + half, bx + 20, map_top + half, kBlack, 2);
-  c.text(bx + 22, map_top + 10, printf_text("%.3g", top) + " times the bound", 11);
-  c.text(bx + 22, map_top + half + 4, "1: the bound", 11);
-  c.text(bx + 22, map_top + bh, "0.001 or less", 11);
-  const double sy = map_top + bh + 16;
-  c.rect(bx, sy, 16, 16, kNotFinite);
-  c.text(bx + 22, sy + 12, "NaN or infinite", 11);
-  c.rect(bx, sy + 24, 16, 16, kUnwritten);
-  c.text(bx + 22, sy + 36, "never written", 11);
+  c.text(12, 22, w.title, 15);
+  c.text(12, 42, w.counts, 12, Anchor::start, kGrey);
+  c.text(12, 60, w.outlined, 12, Anchor::start, kGrey);
+  draw_squares(c, b, t.worst.index % per_plane, nx, ny, left, map_top, cell);
+  draw_colour_bar(c, bx, map_top, bh, b.top);
   return m;
 }
 

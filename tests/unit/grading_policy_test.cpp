@@ -29,16 +29,26 @@ GradingPolicy parsed(std::vector<std::string> args) {
   return read;
 }
 
-// The policy a grader is given: grade_arguments, then the seed from grade_environment as
-// `gpulab grade` reads GPULAB_HIDDEN_SEED (here: spelled as its option).
-GradingPolicy passed_on(const GradingPolicy& p) {
-  std::vector<std::string> args = gpulab::grade_arguments(p);
-  for (const std::string& entry : gpulab::grade_environment(p)) {
+// The policy a grader is given (pass_policy, with `seed`, else the policy's own): its arguments,
+// then the seed from its environment as `gpulab grade` reads GPULAB_HIDDEN_SEED (here: spelled
+// as its option).
+GradingPolicy passed_on(const GradingPolicy& p, const std::optional<std::string>& seed) {
+  std::vector<std::string> args = {"--first"}, env = {"KEPT=1"};
+  gpulab::pass_policy(p, seed, args, env);
+  REQUIRE(args.front() == "--first");  // appended to what was there
+  REQUIRE(env.front() == "KEPT=1");
+  args.erase(args.begin());
+  env.erase(env.begin());
+  for (const std::string& entry : env) {
     const std::string name = "GPULAB_HIDDEN_SEED=";
     REQUIRE(entry.rfind(name, 0) == 0);
     args.insert(args.end(), {"--hidden-seed", entry.substr(name.size())});
   }
   return parsed(args);
+}
+
+GradingPolicy passed_on(const GradingPolicy& p) {
+  return passed_on(p, p.hidden_seed);
 }
 
 void check_same(const GradingPolicy& a, const GradingPolicy& b) {
@@ -85,6 +95,13 @@ TEST_CASE("all of them at once, and the seed never on the command line") {
   check_same(passed_on(p), p);
   for (const std::string& arg : gpulab::grade_arguments(p))
     CHECK(arg.find("secret") == std::string::npos);
+}
+
+TEST_CASE("the seed a class or a bench settled on replaces the policy's") {
+  GradingPolicy p;
+  p.hidden_seed = "the instructor's";
+  CHECK(passed_on(p, std::string("the class's")).hidden_seed == "the class's");
+  CHECK_FALSE(passed_on(p, std::nullopt).hidden_seed);
 }
 
 TEST_CASE("a command takes only the options it lists, and an unknown backend is refused") {

@@ -13,6 +13,36 @@
 
 namespace gpulab {
 
+namespace {
+
+// grade-all's SLURM options: --slurm, its flag, and the options that need it.
+CLI::Option* add_slurm_options(CLI::App* cmd, bool& submit, SlurmOptions& s) {
+  auto* slurm = cmd->add_flag("--slurm", submit,
+                              "Submit to SLURM: a job array of gradings, then a merge job");
+  cmd->add_option("--partition", s.partition, "--slurm: the partition")->needs(slurm);
+  cmd->add_option("--gres", s.gres, "--slurm: each task's resources, e.g. gpu:1")->needs(slurm);
+  cmd->add_option("--max-parallel", s.max_parallel,
+                  "--slurm: tasks running at once (default: no limit)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm);
+  cmd->add_option("--per-task", s.per_task, "--slurm: student-labs each task grades (default 1)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm);
+  cmd->add_option("--time-limit", s.time_limit_min,
+                  "--slurm: each job's time limit, minutes (default: the partition's)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm);
+  cmd->add_option("--sbatch-arg", s.sbatch_args,
+                  "--slurm: an sbatch option as it is: --sbatch-arg=--account=A (repeatable)")
+      ->needs(slurm);
+  cmd->add_flag("--wait", s.wait,
+                "--slurm: return when the merge job has ended, with grade-all's exit status")
+      ->needs(slurm);
+  return slurm;
+}
+
+}  // namespace
+
 Command declare_grade_all(CLI::App& gpulab) {
   struct Options {
     GradeAllOptions all;
@@ -45,27 +75,7 @@ Command declare_grade_all(CLI::App& gpulab) {
   cmd->add_option("--submission-timeout", a.submission_timeout_s,
                   "Seconds for one student's grading of one lab (default 4 hours)");
   // On a SLURM cluster (slurm_backend.h, docs/GRADING.md).
-  auto* slurm = cmd->add_flag("--slurm", o->slurm_submit,
-                              "Submit to SLURM: a job array of gradings, then a merge job");
-  cmd->add_option("--partition", s.partition, "--slurm: the partition")->needs(slurm);
-  cmd->add_option("--gres", s.gres, "--slurm: each task's resources, e.g. gpu:1")->needs(slurm);
-  cmd->add_option("--max-parallel", s.max_parallel,
-                  "--slurm: tasks running at once (default: no limit)")
-      ->check(CLI::PositiveNumber)
-      ->needs(slurm);
-  cmd->add_option("--per-task", s.per_task, "--slurm: student-labs each task grades (default 1)")
-      ->check(CLI::PositiveNumber)
-      ->needs(slurm);
-  cmd->add_option("--time-limit", s.time_limit_min,
-                  "--slurm: each job's time limit, minutes (default: the partition's)")
-      ->check(CLI::PositiveNumber)
-      ->needs(slurm);
-  cmd->add_option("--sbatch-arg", s.sbatch_args,
-                  "--slurm: an sbatch option as it is: --sbatch-arg=--account=A (repeatable)")
-      ->needs(slurm);
-  cmd->add_flag("--wait", s.wait,
-                "--slurm: return when the merge job has ended, with grade-all's exit status")
-      ->needs(slurm);
+  auto* slurm = add_slurm_options(cmd, o->slurm_submit, s);
   o->task = cmd->add_option(
       "--slurm-task", o->slurm_task_plan,
       "What each array task runs: grade its share of this plan (OUT/slurm/plan.json)");

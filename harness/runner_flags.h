@@ -27,7 +27,8 @@ inline constexpr const char* kReferenceFlag = "--reference";
 // The run is under a checking tool (compute-sanitizer) that starts threads of its own whenever
 // it likes: the threads a call leaves are not checked (student_call.h). Such runs only look for
 // the tool's findings; their outputs and times never count. A grade's run under a tool takes the
-// group's other datasets it checks as samples, untimed (grader/grade/sanitizer_runs.h).
+// other datasets it checks as samples, untimed, other parts' too (sample_protocol.h,
+// kSamplePartsOption; grader/grade/sanitizer_runs.h).
 inline constexpr const char* kUnderToolFlag = "--under-tool";
 
 // The record's CPU time of the run in seconds, every thread's (what RLIMIT_CPU counts): the

@@ -1,17 +1,18 @@
 // The runner executable's main: one part, one dataset.
 //
 //   runner --part NAME --dataset DIR [--call-twice] [--time | --time-baseline] [--timing JSON]
-//          [--samples N --samples-dir DIR] [--under-tool] | --list [--json]
+//          [--samples N --samples-dir DIR [--sample-parts P,...]] [--under-tool] | --list [--json]
 //
 // Everything it produces goes to the grader over the grader's channel (grader_channel.h): each
 // output as a sealed memory file as soon as it is final, and the record last; then the process
 // ends with _exit, so that no exit handler or static destructor of the student's runs after the
 // last call. --samples makes a graded timed run (sample_protocol.h): the first call and the
 // warmup on the dataset, then N timed calls, each on inputs of its own that the grader hands over
-// when asked; only the timed calls' outputs are handed over. --call-twice calls the student's
-// function a second time and hands over that call's outputs too; --time-baseline times only the
-// lab's trusted baseline (the record's "baseline") and never calls the student's function. The
-// options, the exit codes and the record are the runner protocol (runner_protocol.h), where the
+// when asked; only the timed calls' outputs are handed over. Under a tool, --sample-parts names
+// each sample's part, so that one process runs every part's datasets. --call-twice calls the
+// student's function a second time and hands over that call's outputs too; --time-baseline times
+// only the lab's trusted baseline (the record's "baseline") and never calls the student's function.
+// The options, the exit codes and the record are the runner protocol (runner_protocol.h), where the
 // grader takes them too.
 #include <sys/resource.h>
 #include <unistd.h>
@@ -20,6 +21,8 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 #include "backend_hooks.h"
 #include "device.h"
@@ -56,19 +59,40 @@ double cpu_seconds() {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "runner: %s\nusage: runner --part NAME --dataset DIR [%s] [--time | %s] "
-               "[--timing JSON] [%s N %s DIR] [%s] [%s] | --list [--json]\n",
+               "[--timing JSON] [%s N %s DIR [%s P,...]] [%s] [%s] | --list [--json]\n",
                why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
-               gpulab::kSamplesDirOption, gpulab::kUnderToolFlag, gpulab::kReferenceFlag);
+               gpulab::kSamplesDirOption, gpulab::kSamplePartsOption, gpulab::kUnderToolFlag,
+               gpulab::kReferenceFlag);
   // The grader reads the status: its own mistake, not the student's.
   finish({{"status", gpulab::runner_status(gpulab::RunnerExit::usage)}, {"message", why}},
          gpulab::RunnerExit::usage);
+}
+
+// Each sample's part: `names` (comma-separated, one per sample) where given, else `part`'s.
+// Only under a tool, and only parts that run where `part` runs (its clock is the samples').
+std::vector<const gpulab::Part*> sample_parts(const gpulab::Part& part, const std::string& names,
+                                              int samples, bool under_tool) {
+  if (names.empty()) return std::vector<const gpulab::Part*>(static_cast<size_t>(samples), &part);
+  if (!under_tool) usage("--sample-parts goes with --under-tool only");
+  std::vector<const gpulab::Part*> parts;
+  std::istringstream list(names);
+  for (std::string name; std::getline(list, name, ',');) {
+    const gpulab::Part* p = gpulab::find_part(name);
+    if (!p || p->gpu != part.gpu)
+      usage(("--sample-parts: no part " + name + " like " + part.name).c_str());
+    parts.push_back(p);
+  }
+  if (parts.size() != static_cast<size_t>(samples))
+    usage("--sample-parts names one part per sample");
+  return parts;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string part_name, dataset_dir, timing_json;
-  std::string samples_dir;  // a graded timed run (sample_protocol.h): where samples appear
+  std::string samples_dir;        // a graded timed run (sample_protocol.h): where samples appear
+  std::string sample_part_names;  // under a tool: each sample's part
   int samples = 0;
   bool time = false, baseline = false, call_twice = false, under_tool = false;
   bool reference = false;
@@ -110,12 +134,15 @@ int main(int argc, char** argv) {
         usage("--samples needs a count of at least 1");
     } else if (a == gpulab::kSamplesDirOption) {
       if (!value(samples_dir)) usage("--samples-dir needs a value");
+    } else if (a == gpulab::kSamplePartsOption) {
+      if (!value(sample_part_names)) usage("--sample-parts needs a value");
     } else {
       usage(("unknown argument " + a).c_str());
     }
   }
   if (part_name.empty() || dataset_dir.empty()) usage("--part and --dataset are required");
   if ((samples > 0) != !samples_dir.empty()) usage("--samples and --samples-dir go together");
+  if (samples == 0 && !sample_part_names.empty()) usage("--sample-parts goes with --samples");
 
   using gpulab::RunnerExit;
   nlohmann::json result = {{"part", part_name},
@@ -127,6 +154,8 @@ int main(int argc, char** argv) {
     result["message"] = "this lab has no part named '" + part_name + "'";
     finish(result, RunnerExit::usage);
   }
+  const std::vector<const gpulab::Part*> each_sample =
+      sample_parts(*part, sample_part_names, samples, under_tool);
   try {
     gpulab::GraderChannel::get();  // there and the grader's, or no run
     if (part->gpu) {
@@ -162,7 +191,7 @@ int main(int argc, char** argv) {
         ctx.dataset =
             gpulab::Dataset::open(gpulab::GraderChannel::get().ask_for_sample(k, samples_dir));
         ctx.sample = k;
-        part->run(ctx);
+        each_sample[static_cast<size_t>(k - 1)]->run(ctx);
       }
       ctx.result["timing"] = gpulab::summarize_samples(
                                  ctx.sample_ms, part->gpu ? gpulab::kGpuClock : gpulab::kCpuClock)

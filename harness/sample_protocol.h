@@ -19,6 +19,12 @@ namespace gpulab {
 // folder where their inputs appear.
 constexpr const char* kSamplesOption = "--samples";
 constexpr const char* kSamplesDirOption = "--samples-dir";
+// Under a checking tool only (runner_flags.h, kUnderToolFlag), where nothing is timed: the part
+// of each sample in turn, comma-separated, where samples are other parts' datasets; without it
+// every sample is the run's own part's. One process under the tool then runs every part's
+// datasets (grader/grade/sanitizer_runs.h): each process under a tool costs the grading a start
+// that the GPU's other processes wait for.
+constexpr const char* kSamplePartsOption = "--sample-parts";
 
 // The outputs of sample k: sample<k>_<output>.
 inline std::string sample_output_prefix(int k) {

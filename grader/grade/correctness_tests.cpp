@@ -52,8 +52,11 @@ bool CorrectnessTests::grade(const PartSpec& part) {
 }
 
 // Each dataset's run and check, in order. Under compute-sanitizer too, where this grading runs
-// it (sanitizer_runs.h): the datasets it picks run under the tools in the background from the
-// start, beside the correctness runs (none of it is timed), and run first themselves.
+// it (sanitizer_runs.h): the datasets it picks run under the tools in the background, beside the
+// correctness runs (none of it is timed), and run first themselves. For grade they are already
+// running, in the grading's processes under the tools (SanitizerRuns::start_for_grading): this
+// group's own runs under the tools start only where those found something, to say whether it
+// was here.
 std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
     const PartSpec& part, const GroupSpec& g, const std::vector<const DatasetSpec*>& sets,
     PartState& state, std::vector<SanitizerRuns::Verdict>& verdicts) {
@@ -66,7 +69,10 @@ std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
     if (sets[i] == state.called_twice) runs[i].flags = {kCallTwiceFlag};
   }
   std::optional<SanitizerRuns::Batch> tools;
-  if (c_.sanitizer && c_.sanitizer->applies(part, g) && !state.timed_out) {
+  SanitizerRuns::Batch* beside =
+      nullptr;  // the runs under the tools the correctness runs go beside
+  const bool checked = c_.sanitizer && c_.sanitizer->applies(part, g) && !state.timed_out;
+  if (checked) {
     // The smallest are picked: every dataset is made first, to be weighed.
     std::vector<std::filesystem::path> inputs;
     for (DatasetRun& r : runs) {
@@ -75,13 +81,11 @@ std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
     }
     for (size_t i : c_.sanitizer->pick(inputs)) picked[i] = true;
     std::stable_partition(order.begin(), order.end(), [&](size_t i) { return picked[i]; });
-    tools.emplace(*c_.sanitizer, part);
-    std::vector<SanitizerRuns::Job> jobs;
-    for (size_t i : order)
-      if (picked[i]) jobs.push_back({runs[i].d, runs[i].flags});
-    const std::vector<size_t> places = tools->start(jobs);
-    for (size_t k = 0, i = 0; i < order.size(); ++i)
-      if (picked[order[i]]) runs[order[i]].job = static_cast<int>(places[k++]);
+    beside = c_.sanitizer->grading_runs_for(part, g);
+    if (!beside) {
+      beside = &tools.emplace(*c_.sanitizer);
+      start_tools(part, runs, order, picked, *beside);
+    }
   }
   for (size_t i : order) {
     DatasetRun& r = runs[i];
@@ -89,7 +93,7 @@ std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
       r.skipped = true;
       continue;
     }
-    run_dataset(part, g, r, tools ? &*tools : nullptr, runs, state);
+    run_dataset(part, g, r, beside, runs, state);
     if (r.o.timed_out && tools) {
       // Its runs under the tools would hang as long, and those of the datasets left will not
       // be told: both stop. Those of the datasets that ran go on.
@@ -100,10 +104,32 @@ std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
       }
     }
   }
+  const bool by_grading = beside && beside == c_.sanitizer->grading_runs();
+  if (by_grading && !while_doing("your code's runs under compute-sanitizer", [&] {
+                       return c_.sanitizer->grading_verdict();
+                     }).clean()) {
+    // What the grading's runs found may be another part's: this group's picked datasets that
+    // did not hang, under the tools once more, to tell.
+    for (size_t i : order) picked[i] = picked[i] && !runs[i].skipped && !runs[i].o.timed_out;
+    start_tools(part, runs, order, picked, tools.emplace(*c_.sanitizer));
+  }
   if (tools)
     verdicts =
         while_doing("your code's runs under compute-sanitizer", [&] { return tools->verdicts(); });
   return runs;
+}
+
+// The picked datasets' runs under the tools, started in `tools`, in `order`; each run's place
+// among its verdicts in its `job`.
+void CorrectnessTests::start_tools(const PartSpec& part, std::vector<DatasetRun>& runs,
+                                   const std::vector<size_t>& order,
+                                   const std::vector<bool>& picked, SanitizerRuns::Batch& tools) {
+  std::vector<SanitizerRuns::Job> jobs;
+  for (size_t i : order)
+    if (picked[i]) jobs.push_back({&part, runs[i].d, runs[i].flags});
+  const std::vector<size_t> places = tools.start(jobs);
+  for (size_t k = 0, i = 0; i < order.size(); ++i)
+    if (picked[order[i]]) runs[order[i]].job = static_cast<int>(places[k++]);
 }
 
 // Within the part's share of a time budget (process.h's ChildDeadline), `r`'s dataset made if it
@@ -139,10 +165,12 @@ void CorrectnessTests::run_dataset(const PartSpec& part, const GroupSpec& g, Dat
     r.o = correctness_run(part, r.d, out, r.flags);
     if (r.o.timed_out && beside_tools) {
       // The GPU took turns with those runs: a fair limit is one the run had alone. Its own
-      // runs under the tools stop, and start again if it passes in time alone.
+      // runs under the tools stop, and start again if it passes in time alone; the grading's
+      // stop, and each group's start where it needs them (run_group).
       c_.log << "  " << part.name << " on " << ds->name
              << " timed out beside runs under compute-sanitizer: once more, alone\n";
       if (r.job >= 0) tools->cancel(static_cast<size_t>(r.job));
+      if (tools == c_.sanitizer->grading_runs()) tools->cancel(0);
       tools->settle();
       r.o = correctness_run(part, r.d, out, r.flags);
       if (r.job >= 0 && !r.o.timed_out) {

@@ -56,6 +56,9 @@ class CorrectnessTests {
   std::vector<DatasetRun> run_group(const PartSpec& part, const GroupSpec& g,
                                     const std::vector<const DatasetSpec*>& sets, PartState& state,
                                     std::vector<SanitizerRuns::Verdict>& verdicts);
+  void start_tools(const PartSpec& part, std::vector<DatasetRun>& runs,
+                   const std::vector<size_t>& order, const std::vector<bool>& picked,
+                   SanitizerRuns::Batch& tools);
   void within_share(const GroupSpec& g, DatasetRun& r, const std::function<void()>& work);
   void run_dataset(const PartSpec& part, const GroupSpec& g, DatasetRun& r,
                    SanitizerRuns::Batch* tools, std::vector<DatasetRun>& runs, PartState& state);

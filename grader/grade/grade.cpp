@@ -364,7 +364,12 @@ class Grading {
                "here; grading on a GPU awards them.",
                {part.name, "performance"});
     else if (c_.o.performance)
-      while_doing("its performance test's timed runs", [&] { timed.grade(part, public_ok); });
+      while_doing("its performance test's timed runs", [&] {
+        // Nothing beside a timed run: the grading's runs under the tools have ended (a part
+        // that ran out of time before it waited for them leaves them to this wait).
+        if (c_.sanitizer) c_.sanitizer->grading_verdict();
+        timed.grade(part, public_ok);
+      });
     else
       out.info(part.name + ": performance not measured (--no-time)",
                "Timing was switched off for this run.", {part.name, "performance"});

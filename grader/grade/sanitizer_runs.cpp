@@ -27,6 +27,10 @@ RunLimit sanitized_run_limit() {
                              std::to_string(static_cast<int>(kSanitizedRunLimitS)) +
                              " s on the clock");
 }
+// The grading's processes, which run every part's picked datasets, stop sooner: past it, each
+// group runs its own under the limit above. A hang under the tool on a part graded later, which
+// no correctness run has met yet, holds the grading this long, not the limit above.
+constexpr double kGradingRunsLimitS = 60;
 // What a note quotes of a run's output.
 constexpr size_t kOutputQuoted = 1000;
 
@@ -121,6 +125,50 @@ std::shared_ptr<SanitizerRuns> SanitizerRuns::for_grading(const GradeContext& c,
   return std::make_shared<SanitizerRuns>(c, std::move(tool), tools, asked);
 }
 
+SanitizerRuns::Batch* SanitizerRuns::grading_runs_for(const PartSpec& part, const GroupSpec& g) {
+  if (!grading_tried_) {
+    grading_tried_ = true;
+    start_for_grading(part);
+  }
+  return grading_ && grading_->covers(part, g.name) ? &*grading_ : nullptr;
+}
+
+void SanitizerRuns::start_for_grading(const PartSpec& from) {
+  if (asked_) return;  // run --sanitize: each dataset's own processes, to say which one
+  const GradeScope& scope = c_.scope;
+  std::vector<Job> jobs;
+  try {
+    bool reached = false;  // the parts graded before `from` are done
+    for (const PartSpec& part : c_.lab.parts) {
+      reached = reached || &part == &from;
+      if (!reached || !part.gpu || !scope.part_selected(part.name) || !scope.gpu_parts_run)
+        continue;
+      for (const GroupSpec& g : c_.lab.groups) {
+        if (!applies(part, g) || !scope.group_runs(g)) continue;
+        std::vector<DatasetDirs> made;
+        std::vector<fs::path> inputs;
+        for (const DatasetSpec* ds : scope.datasets(g, part.name)) {
+          made.push_back(c_.dataset(g, *ds));
+          inputs.push_back(made.back().input);
+        }
+        for (size_t i : pick(inputs)) jobs.push_back({&part, made[i], {}});
+      }
+    }
+  } catch (const std::exception& e) {  // told where that part makes it
+    c_.log << "  every part's datasets under compute-sanitizer together: not done (" << e.what()
+           << "); each part's run under the tools alone\n";
+    return;
+  }
+  if (jobs.empty()) return;
+  grading_.emplace(*this, true);
+  grading_->start(jobs);
+}
+
+const SanitizerRuns::Verdict& SanitizerRuns::grading_verdict() {
+  if (!grading_verdict_) grading_verdict_ = grading_ ? grading_->verdicts().at(0) : Verdict{};
+  return *grading_verdict_;
+}
+
 std::vector<std::string> grade_sanitizer_tools(const LabConfig& lab, const fs::path& submission) {
   if (!lab.sanitize_tools.empty()) return lab.sanitize_tools;
   std::vector<std::string> tools = {"memcheck", "initcheck"};
@@ -159,10 +207,16 @@ std::vector<size_t> SanitizerRuns::Batch::start(const std::vector<Job>& jobs) {
 
 size_t SanitizerRuns::Batch::start_together(std::vector<Job> jobs) {
   const GradeContext& c = s_.c_;
-  std::vector<std::string> names;
-  for (const Job& job : jobs) names.push_back(job.d.name);
-  c.steps.note(part_.name + " on " + joined(names) + " under compute-sanitizer " +
-               joined(s_.tools_) + ", beside the correctness runs");
+  // "P on a, b; Q on c": each part's datasets, in the order they run.
+  std::string what;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const bool same_part = j > 0 && jobs[j].part == jobs[j - 1].part;
+    what += same_part ? ", " : (j > 0 ? "; " : "") + jobs[j].part->name + " on ";
+    what += jobs[j].d.name;
+  }
+  c.steps.note(what + " under compute-sanitizer " + joined(s_.tools_) +
+               (grading_ ? ", one process per tool for the grading" : "") +
+               ", beside the correctness runs");
   Started& started = started_.emplace_back();
   started.jobs = std::move(jobs);
   started.runs.resize(s_.tools_.size());
@@ -176,12 +230,12 @@ size_t SanitizerRuns::Batch::start_together(std::vector<Job> jobs) {
       const std::string& tool = s_.tools_[t];
       const Job& first = started.jobs.front();
       const BuildResult& b = c.student;  // the graded runner, with line information
-      const fs::path out =
-          c.work / "sanitizer-runs" / tool / part_.name / first.d.group / first.d.name;
+      const fs::path out = c.work / "sanitizer-runs" / tool / (grading_ ? "grading" : "") /
+                           first.part->name / first.d.group / first.d.name;
       remove_tree(out);  // an earlier grading's run (remove_tree.h)
       // The tool starts gpulab-confine, which becomes the runner under a seccomp filter that
       // keeps it from signalling, tracing or limiting the tool (seccomp_filter.h).
-      RunRequest run(b.runner, part_, first.d, out, sanitized_run_limit());
+      RunRequest run(b.runner, *first.part, first.d, out, limit());
       const fs::path confine = c.paths.confine();
       run.wrapper = {sanitizer_command(s_.tool_, tool, {confine.string()}), {confine}};
       // The toolkit the tool belongs to (its bin/ holds a script that starts the tool from
@@ -194,12 +248,25 @@ size_t SanitizerRuns::Batch::start_together(std::vector<Job> jobs) {
       // twice); together, the others follow as samples.
       if (started.jobs.size() == 1) run.flags = first.flags;
       run.flags.push_back(kUnderToolFlag);
-      for (size_t j = 1; j < started.jobs.size(); ++j) run.samples.push_back(started.jobs[j].d);
+      bool other_parts = false;
+      for (size_t j = 1; j < started.jobs.size(); ++j) {
+        run.samples.push_back(started.jobs[j].d);
+        run.sample_parts.push_back(started.jobs[j].part);
+        other_parts = other_parts || started.jobs[j].part != first.part;
+      }
+      if (!other_parts) run.sample_parts.clear();  // the runner's default: its part's
       run.cancel = &started.cancelled;
       into.o = run_runner(c.place(), run);
       if (!into.o.process.cancelled) into.r = parse_sanitizer_log(read_log(out), tool);
     });
   return started_.size() - 1;
+}
+
+bool SanitizerRuns::Batch::covers(const PartSpec& part, const std::string& group) const {
+  for (const Started& started : started_)
+    for (const Job& job : started.jobs)
+      if (job.part == &part && job.d.group == group) return true;
+  return false;
 }
 
 void SanitizerRuns::Batch::cancel(size_t v) {
@@ -221,15 +288,26 @@ std::vector<SanitizerRuns::Verdict> SanitizerRuns::Batch::verdicts() {
   return verdicts;
 }
 
+RunLimit SanitizerRuns::Batch::limit() const {
+  if (!grading_) return sanitized_run_limit();
+  return RunLimit::clock(kGradingRunsLimitS,
+                         "the limit of the grading's runs under compute-sanitizer is " +
+                             std::to_string(static_cast<int>(kGradingRunsLimitS)) +
+                             " s on the clock");
+}
+
 SanitizerRuns::Verdict SanitizerRuns::Batch::verdict(const Started& started) const {
-  const RunLimit limit = sanitized_run_limit();
+  const RunLimit limit = this->limit();
   Verdict v;
   for (const Job& job : started.jobs) v.datasets.push_back(job.d.name);
   for (size_t t = 0; t < started.runs.size(); ++t) {
     const std::string& tool = s_.tools_[t];
     const RunOutcome& o = started.runs[t].o;
     const SanitizerReport& r = started.runs[t].r;
-    if (o.process.cancelled) continue;  // its dataset hung, or did not run: its line says so
+    if (o.process.cancelled) {  // its dataset hung, or did not run: its line says so
+      v.cancelled = true;
+      continue;
+    }
     const bool fails = sanitizer_fails(r, o.process.exit_code);
     const std::string cut =
         sanitizer_cut_short(r, {o.process.exit_code, o.process.signal, o.timed_out,

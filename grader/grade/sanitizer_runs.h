@@ -2,8 +2,11 @@
 // a GPU"): on a GPU, every `gpulab grade` runs the smallest public datasets of each GPU part once
 // more under memcheck and initcheck (racecheck and synccheck too where the student's files use
 // shared memory; lab.json's "sanitize" may name the tools and the number of datasets), and
-// `gpulab run --sanitize` every public dataset under every tool; the runs under the tools go
-// beside the group's correctness runs (Batch). The runner is the graded one
+// `gpulab run --sanitize` every public dataset under every tool. For grade, one process per
+// tool runs every part's picked datasets (start_for_grading), beside the first part's
+// correctness runs; only where it finds something do the groups' datasets run under the tools
+// again, a process per group and tool, to say which part it was. For run --sanitize, the runs
+// under the tools go beside the group's correctness runs (Batch). The runner is the graded one
 // (every CUDA build carries line information: runner_recipe.h, kLineInfoFlag), and a finding
 // that is an error fails the dataset, as the CPU backend's do. Where there is no GPU or no
 // compute-sanitizer, grade says so in a note and fails no one; `run --sanitize` without the tool
@@ -15,6 +18,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,9 +52,15 @@ class SanitizerRuns {
     std::string notes;  // what else the student should know, lines starting "\n  "
     // The datasets that ran in the tools' processes, in order: the verdict is theirs together.
     std::vector<std::string> datasets;
+    bool cancelled = false;  // a tool's run was stopped: the verdict says nothing of it
+    // Whether it holds nothing at all to tell: every tool ran to its end and found nothing.
+    bool clean() const {
+      return !fails && !cut_short && !cancelled && findings.empty() && notes.empty();
+    }
   };
-  // A dataset to run under the tools, with its correctness run's `flags`.
+  // A dataset of `part` to run under the tools, with its correctness run's `flags`.
   struct Job {
+    const PartSpec* part = nullptr;
     DatasetDirs d;
     std::vector<std::string> flags;
   };
@@ -65,7 +75,8 @@ class SanitizerRuns {
   // student wants to know which dataset, each dataset has processes of its own.
   class Batch {
    public:
-    Batch(SanitizerRuns& runs, const PartSpec& part) : s_(runs), part_(part) {}
+    // `grading`: the grading's runs (grading_runs_for), under a shorter limit.
+    explicit Batch(SanitizerRuns& runs, bool grading = false) : s_(runs), grading_(grading) {}
     // Runs `jobs` under each tool; each job's place among verdicts().
     std::vector<size_t> start(const std::vector<Job>& jobs);
     // Stops the runs of verdict `v` (a dataset in them hung, or will not run): it says nothing
@@ -80,6 +91,8 @@ class SanitizerRuns {
     void settle() { work_.settle(); }
     // Every verdict, in the order started, once all have ended.
     std::vector<Verdict> verdicts();
+    // Whether a job of `part`'s group `group` is among those started.
+    bool covers(const PartSpec& part, const std::string& group) const;
 
    private:
     struct ToolRun {
@@ -91,12 +104,14 @@ class SanitizerRuns {
       std::vector<ToolRun> runs;  // one per tool
       std::atomic<bool> cancelled{false};
     };
-    // One process per tool for `jobs` together; its verdict's place.
+    // One process per tool for `jobs` together (the first job's part and dataset, the others
+    // as samples); its verdict's place.
     size_t start_together(std::vector<Job> jobs);
     Verdict verdict(const Started& started) const;
+    RunLimit limit() const;
 
     SanitizerRuns& s_;
-    const PartSpec& part_;
+    bool grading_;
     std::deque<Started> started_;  // deque: they stay where they are while their runs write them
     BackgroundWork work_;          // last: it waits for its tasks before the rest goes
   };
@@ -105,11 +120,28 @@ class SanitizerRuns {
                 bool asked)
       : c_(c), tool_(std::move(tool)), tools_(std::move(tools)), asked_(asked) {}
 
+  // For grade (not run --sanitize): the grading's runs under the tools, if they cover `part`'s
+  // group `g`; null where they do not. The first call starts them: every picked dataset of
+  // `part` and of the parts after it that the grading runs, one process per tool for them all,
+  // in the background (docs/PERF.md, "What the tools add, lab by lab": each process under a
+  // tool costs about 0.2 s that the GPU's other processes wait for). Where a dataset cannot be
+  // made, there are none, and each group runs its own.
+  Batch* grading_runs_for(const PartSpec& part, const GroupSpec& g);
+  Batch* grading_runs() { return grading_ ? &*grading_ : nullptr; }
+  // The grading's runs' verdict, waited for once (clean where there are none): clean, or what
+  // each group must run again under the tools alone to tell. They are on a short limit (a hang
+  // under a tool should not hold the grading), past which they are not clean either.
+  const Verdict& grading_verdict();
+
  private:
   const GradeContext& c_;
   std::filesystem::path tool_;
   std::vector<std::string> tools_;
   bool asked_;  // by gpulab run --sanitize, not by grade
+  void start_for_grading(const PartSpec& from);
+  bool grading_tried_ = false;
+  std::optional<Verdict> grading_verdict_;
+  std::optional<Batch> grading_;  // last: its runs end (its destructor waits) before the rest
 };
 
 // The tools a grade runs: lab.json's "sanitize.tools" where it names them; else memcheck and

@@ -1,7 +1,9 @@
 #include "run/runner_client.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "core/grade_phases.h"
 #include "data/sample_stage.h"
@@ -11,6 +13,7 @@
 #include "run/sim_report.h"
 #include "runner_protocol.h"
 #include "sample_protocol.h"
+#include "text/joined_words.h"
 #include "text/safe_text.h"
 
 namespace gpulab {
@@ -69,13 +72,19 @@ std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char
 }
 
 std::set<std::string> output_names(const PartSpec& part, int samples) {
+  return output_names(part, std::vector<const PartSpec*>(static_cast<size_t>(samples), &part));
+}
+
+std::set<std::string> output_names(const PartSpec& part,
+                                   const std::vector<const PartSpec*>& sample_parts) {
   std::set<std::string> names;
-  for (const auto& o : part.outputs) {
+  for (const auto& o : part.outputs)
     for (const std::string& prefix :
          {std::string(), std::string(kRepeatPrefix), std::string("timed_")})
       names.insert(prefix + o);
-    for (int k = 1; k <= samples; ++k) names.insert(sample_output_prefix(k) + o);
-  }
+  for (size_t k = 1; k <= sample_parts.size(); ++k)
+    for (const auto& o : sample_parts[k - 1]->outputs)
+      names.insert(sample_output_prefix(static_cast<int>(k)) + o);
   return names;
 }
 
@@ -113,6 +122,11 @@ std::vector<std::string> runner_argv(const RunRequest& run, const StagedRun& sta
   if (samples_dir)
     argv.insert(argv.end(), {kSamplesOption, std::to_string(run.samples.size()), kSamplesDirOption,
                              inside(*samples_dir)});
+  if (samples_dir && !run.sample_parts.empty()) {
+    std::vector<std::string> names;
+    for (const PartSpec* p : run.sample_parts) names.push_back(p->name);
+    argv.insert(argv.end(), {kSamplePartsOption, joined(names, ",")});
+  }
   argv.insert(argv.begin(), run.wrapper.prefix.begin(), run.wrapper.prefix.end());
   return argv;
 }
@@ -179,9 +193,15 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   }
   staging.reset();
   const auto inside = [&](const fs::path& p) { return sandbox.inside(box, p).string(); };
-  const size_t file_limit = output_file_limit(part, ds);
-  RunChannel channel(output_names(part, static_cast<int>(run.samples.size())), file_limit,
-                     stage ? &*stage : nullptr);
+  if (!run.sample_parts.empty() && run.sample_parts.size() != run.samples.size())
+    throw std::logic_error("run_runner: one part per sample, or none");
+  const std::vector<const PartSpec*> sample_parts =
+      run.sample_parts.empty() ? std::vector<const PartSpec*>(run.samples.size(), &part)
+                               : run.sample_parts;
+  size_t file_limit = output_file_limit(part, ds);
+  for (size_t k = 0; k < run.samples.size(); ++k)
+    file_limit = std::max(file_limit, output_file_limit(*sample_parts[k], run.samples[k]));
+  RunChannel channel(output_names(part, sample_parts), file_limit, stage ? &*stage : nullptr);
   ProcessOptions po;
   po.argv = runner_argv(run, staged, inside, stage ? &samples_dir : nullptr);
   po.cwd = out_dir;

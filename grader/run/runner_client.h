@@ -52,6 +52,9 @@ std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char
 // The names a run of `part` may hand over: each output, as a first, second (kRepeatPrefix),
 // timed ("timed_") or sample's (sample_output_prefix) output.
 std::set<std::string> output_names(const PartSpec& part, int samples);
+// The same for a run whose sample k is a dataset of `sample_parts[k - 1]`.
+std::set<std::string> output_names(const PartSpec& part,
+                                   const std::vector<const PartSpec*>& sample_parts);
 
 // Why a run failed that ended without a message of its own (a crash, a kill, a time limit).
 std::string run_failure(const ProcessResult& p, const RunLimit& limit);
@@ -91,7 +94,10 @@ struct RunRequest {
   std::vector<std::string> flags;      // runner_flags.h's
   std::optional<TimingPolicy> timing;  // set: a timed run of the student's function under it
   std::vector<DatasetDirs> samples;    // a timed run's samples, handed over in turn
-  RunWrapper wrapper;                  // none: the runner alone
+  // Under a tool only (runner_flags.h, kUnderToolFlag): each sample's part, where samples are
+  // other parts' datasets (sample_protocol.h, kSamplePartsOption); empty: all are `part`'s.
+  std::vector<const PartSpec*> sample_parts;
+  RunWrapper wrapper;  // none: the runner alone
   // Set: the run is stopped once it is true (ProcessOptions::cancel), its outcome's process
   // `cancelled`.
   const std::atomic<bool>* cancel = nullptr;

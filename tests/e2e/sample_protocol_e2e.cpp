@@ -50,16 +50,20 @@ struct SampledRun {
   std::unique_ptr<gpulab::SampleStage> stage;
   std::unique_ptr<gpulab::RunChannel> channel;
 };
+// `sample_parts`: each sample's part, where they are other parts' datasets (under a tool only).
 SampledRun run_sampled(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
                        const gpulab::DatasetDirs& base,
                        const std::vector<gpulab::DatasetDirs>& samples, const fs::path& root,
-                       const std::vector<std::string>& flags, bool timed = true) {
+                       const std::vector<std::string>& flags, bool timed = true,
+                       const std::vector<const gpulab::PartSpec*>& sample_parts = {}) {
   const fs::path work = root / "work";
   fs::create_directories(work);
   SampledRun r;
   r.stage = std::make_unique<gpulab::SampleStage>(root / "samples", samples);
-  r.channel = std::make_unique<gpulab::RunChannel>(gpulab::output_names(part, 2), size_t{1} << 30,
-                                                   r.stage.get());
+  r.channel = std::make_unique<gpulab::RunChannel>(
+      sample_parts.empty() ? gpulab::output_names(part, static_cast<int>(samples.size()))
+                           : gpulab::output_names(part, sample_parts),
+      size_t{1} << 30, r.stage.get());
   gpulab::ProcessOptions po;
   po.argv = {gpulab::Paths::current().reference_runner(lab.id, gpulab::Backend::sim).string(),
              "--part",
@@ -67,9 +71,14 @@ SampledRun run_sampled(const gpulab::LabConfig& lab, const gpulab::PartSpec& par
              "--dataset",
              base.input.string(),
              gpulab::kSamplesOption,
-             "2",
+             std::to_string(samples.size()),
              gpulab::kSamplesDirOption,
              (root / "samples").string()};
+  if (!sample_parts.empty()) {
+    std::string names;
+    for (const gpulab::PartSpec* p : sample_parts) names += (names.empty() ? "" : ",") + p->name;
+    po.argv.insert(po.argv.end(), {gpulab::kSamplePartsOption, names});
+  }
   if (timed) po.argv.insert(po.argv.end(), {"--time", "--timing", R"({"warmup": 1})"});
   po.argv.insert(po.argv.end(), flags.begin(), flags.end());
   po.cwd = work;
@@ -154,9 +163,76 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
   fs::remove_all(root);
 }
 
+// Under a tool, one process of the lab's first part takes every other part's small dataset as
+// its samples (grader/grade/sanitizer_runs.h, the grading's runs): each is run by its own part,
+// whose outputs it hands over. The runner refuses a part
+// it does not have, a count that is not the samples', and the option outside a tool.
+void check_parts_together(const gpulab::LabConfig& lab, const fs::path& cache) {
+  const gpulab::PartSpec& first = lab.parts.front();
+  std::vector<gpulab::DatasetDirs> samples;
+  std::vector<const gpulab::PartSpec*> parts;
+  gpulab::DatasetDirs base;
+  for (const auto& part : lab.parts) {
+    if (part.gpu != first.gpu) continue;
+    const gpulab::GroupSpec* g = nullptr;
+    const gpulab::DatasetSpec* spec = small_dataset(lab, part.name, &g);
+    REQUIRE(spec != nullptr);
+    const gpulab::DatasetDirs d = gpulab::materialize(lab, *g, *spec, "7", cache);
+    if (&part == &first) {
+      base = d;
+      continue;
+    }
+    samples.push_back(d);
+    parts.push_back(&part);
+  }
+  if (parts.empty()) return;
+  const fs::path root = scratch("samples-together-" + lab.id);
+  const SampledRun tool =
+      run_sampled(lab, first, base, samples, root, {gpulab::kUnderToolFlag}, false, parts);
+  REQUIRE_MESSAGE(tool.process.ok(), tool.process.describe() << "\n" << tool.process.output);
+  CHECK_MESSAGE(tool.channel->problem().empty(), tool.channel->problem());
+  CHECK(tool.stage->handed_over() == static_cast<int>(samples.size()));
+  CHECK(tool.channel->record().at("status") == "ok");
+  // Each sample hands over its own part's outputs (the channel refuses any other name).
+  std::vector<std::string> wanted;
+  for (size_t k = 0; k < samples.size(); ++k)
+    for (const auto& o : parts[k]->outputs)
+      wanted.push_back(gpulab::sample_output_prefix(static_cast<int>(k) + 1) + o);
+  std::sort(wanted.begin(), wanted.end());
+  CHECK(tool.channel->outputs()->names() == wanted);
+  fs::remove_all(root);
+  // What the runner refuses: its own usage error, never a run.
+  const auto refused = [&](const std::vector<const gpulab::PartSpec*>& named,
+                           const std::vector<std::string>& flags) {
+    const SampledRun r = run_sampled(lab, first, base, samples, root, flags, false, named);
+    fs::remove_all(root);
+    return r.process.exit_code == gpulab::exit_code(gpulab::RunnerExit::usage) &&
+           r.stage->handed_over() == 0;
+  };
+  gpulab::PartSpec stranger = first;
+  stranger.name = "no-such-part";
+  std::vector<const gpulab::PartSpec*> wrong = parts;
+  wrong.back() = &stranger;
+  CHECK(refused(wrong, {gpulab::kUnderToolFlag}));
+  CHECK(refused(parts, {}));  // outside a tool
+  std::vector<const gpulab::PartSpec*> fewer = parts;
+  fewer.push_back(parts.back());
+  CHECK(refused(fewer, {gpulab::kUnderToolFlag}));
+}
+
 }  // namespace
 
 TEST_SUITE("sim") {
+  TEST_CASE("under a tool, one run takes every part's datasets, each run by its own part") {
+    const fs::path cache = scratch("samples-together-cache");
+    for (const auto& file : gpulab::find_lab_files(kSource)) {
+      const gpulab::LabConfig lab = gpulab::LabConfig::load(file);
+      INFO(lab.id);
+      check_parts_together(lab, cache);
+    }
+    fs::remove_all(cache);
+  }
+
   TEST_CASE("every part of every lab takes its timed samples one by one, each checked") {
     const fs::path cache = scratch("samples-cache");
     for (const auto& file : gpulab::find_lab_files(kSource)) {

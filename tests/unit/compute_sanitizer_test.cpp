@@ -487,3 +487,50 @@ TEST_CASE("sanitizing: without gpulab-confine nothing runs under the tool, and t
   CHECK_THROWS_WITH_AS(run.sanitizer(), doctest::Contains("gpulab-confine"), std::runtime_error);
   unsetenv("GPULAB_COMPUTE_SANITIZER");
 }
+
+// A grade's runs under the tools (SanitizerRuns::grading_runs_for): started by the first GPU
+// part's public group, one process per tool for the picked public datasets of that part and
+// those after it, never a hidden group's nor an earlier part's; decided once. A tool that runs
+// nothing (the stand-in) leaves a verdict that is not clean, so each group would run its own.
+TEST_CASE("sanitizing: a grade's runs under the tools cover the parts from the first on, once") {
+  const test::TempDir dir;
+  stand_in_tool(dir.path());
+  REQUIRE(setenv("GPULAB_CACHE_DIR", (dir.path() / "cache").c_str(), 1) == 0);
+  Grading grade(gpulab::Backend::cuda, std::nullopt, true);
+  grade.c->work = dir.path() / "work";
+  const auto s = grade.sanitizer();
+  REQUIRE(s != nullptr);
+  const gpulab::LabConfig& lab = grade.c->lab;
+  const gpulab::GroupSpec* pub = nullptr;
+  const gpulab::GroupSpec* hidden = nullptr;
+  for (const auto& g : lab.groups) {
+    if (g.name == "public") pub = &g;
+    if (g.name == "hidden") hidden = &g;
+  }
+  REQUIRE(pub != nullptr);
+  REQUIRE(hidden != nullptr);
+  const gpulab::PartSpec& inclusive = *lab.part("inclusive");
+  const gpulab::PartSpec& exclusive = *lab.part("exclusive");
+  const gpulab::PartSpec& spmv = *lab.part("spmv");
+  gpulab::SanitizerRuns::Batch* runs = s->grading_runs_for(exclusive, *pub);
+  REQUIRE(runs != nullptr);
+  CHECK(runs == s->grading_runs());
+  CHECK(runs->covers(exclusive, "public"));
+  CHECK(runs->covers(spmv, "public"));
+  CHECK_FALSE(runs->covers(inclusive, "public"));  // graded before: not run again
+  CHECK_FALSE(runs->covers(spmv, "hidden"));
+  CHECK(s->grading_runs_for(inclusive, *pub) == nullptr);
+  CHECK(s->grading_runs_for(spmv, *hidden) == nullptr);
+  CHECK(s->grading_runs_for(spmv, *pub) == runs);  // the same runs: started once
+  const gpulab::SanitizerRuns::Verdict v = s->grading_verdict();
+  unsetenv("GPULAB_COMPUTE_SANITIZER");
+  unsetenv("GPULAB_CACHE_DIR");
+  // Three datasets of each part, exclusive's first, in one verdict.
+  CHECK(v.datasets.size() == 6);
+  CHECK_FALSE(v.clean());
+  CHECK(contains(v.notes, "compute-sanitizer memcheck did not run here"));
+  gpulab::SanitizerRuns::Verdict clean;
+  CHECK(clean.clean());
+  clean.cancelled = true;  // a stopped run tells nothing
+  CHECK_FALSE(clean.clean());
+}

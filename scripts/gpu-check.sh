@@ -3,7 +3,7 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|tools|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
@@ -12,7 +12,8 @@
 # whose shipped submissions carry expect.json files); BENCH_GRADER_ARGS the grader step's
 # (e.g. "--cold-only --labs scan"); BEFORE the grader-before step's older tree (a `git archive`
 # tarball: it is built beside this one and both are benched in turn, BENCH_GRADER_ARGS each,
-# ROUNDS times); ATTACKS the attacks step's adversarial
+# ROUNDS times; GPULAB_COMPUTE_SANITIZER=/nonexistent leaves the tools out of both); LAB the
+# tools step's lab too (default scan); ATTACKS the attacks step's adversarial
 # submissions (default: every timed one, "adversary": {"timed": true}, with its twin); SEEDS the
 # calibrate-scan step's hidden seeds (default 1 to 9).
 # Carried Debian packages for a machine with no registry: scripts/gpu-prefix.sh.
@@ -69,6 +70,28 @@ for step in "${steps[@]}"; do
             ${BENCH_GRADER_ARGS:-}) 2>&1 | tee -a "$out/bench-grader-$tree.log" | grep -E "^  [a-z]"
         done
       done
+      ;;
+    tools)
+      # What compute-sanitizer adds to a grading (docs/PERF.md): the reference graded without
+      # timing on a warm cache, without the tools and with them in turn, twice; wall seconds.
+      lab=${LAB:-scan}
+      grade_reference() {  # $1: the tool, or /nonexistent for none; $2: the report's name
+        GPULAB_COMPUTE_SANITIZER=$1 $gpulab grade "$lab" --submission "reference/$lab" \
+          --no-time --hidden-seed 5 --out "$out/$2.json" >"$out/$2.log" 2>&1
+      }
+      grade_reference /nonexistent tools-warmup  # the cache warm, not counted
+      for i in 1 2; do
+        for tools in without with; do
+          sanitizer=${GPULAB_COMPUTE_SANITIZER:-}
+          [[ $tools == without ]] && sanitizer=/nonexistent
+          start=$(date +%s%N)
+          grade_reference "$sanitizer" "tools-$tools-$i"
+          ms=$((($(date +%s%N) - start) / 1000000))
+          echo "$lab $tools the tools, $i: $((ms / 1000)).$(printf %03d $((ms % 1000))) s wall," \
+            "$(grep -E '^  total' "$out/tools-$tools-$i.log" | tr -s ' ')"
+        done
+      done
+      grep -h "under compute-sanitizer" "$out/tools-with-1.log" | head -3
       ;;
     stability)
       for i in 1 2 3 4 5; do

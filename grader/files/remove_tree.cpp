@@ -91,9 +91,13 @@ class TreeRemover {
       return;
     }
     // A run under the grader's own user can take its folders' permissions away; their owner
-    // can give them back. Where that fails, opening or emptying the folder says why.
-    if ((st.st_mode & S_IRWXU) != S_IRWXU)
-      fchmodat(parent, name.c_str(), (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
+    // can give them back. Where that fails, opening or emptying the folder says why (so the
+    // result is not looked at, which a C library that marks it must-use is told).
+    if ((st.st_mode & S_IRWXU) != S_IRWXU) {
+      const int given_back =
+          fchmodat(parent, name.c_str(), (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
+      (void)given_back;
+    }
     UniqueFd opened(openat(parent, name.c_str(), kFolderFlags));
     struct stat self {};
     if (!opened.valid() || fstat(opened.get(), &self) != 0) {

@@ -69,8 +69,8 @@ std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
     if (sets[i] == state.called_twice) runs[i].flags = {kCallTwiceFlag};
   }
   std::optional<SanitizerRuns::Batch> tools;
-  SanitizerRuns::Batch* beside =
-      nullptr;  // the runs under the tools the correctness runs go beside
+  // The runs under the tools that the correctness runs go beside: the grading's or the group's.
+  SanitizerRuns::Batch* beside = nullptr;
   const bool checked = c_.sanitizer && c_.sanitizer->applies(part, g) && !state.timed_out;
   if (checked) {
     // The smallest are picked: every dataset is made first, to be weighed.

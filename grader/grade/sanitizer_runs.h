@@ -3,7 +3,7 @@
 // more under memcheck and initcheck (racecheck and synccheck too where the student's files use
 // shared memory; lab.json's "sanitize" may name the tools and the number of datasets), and
 // `gpulab run --sanitize` every public dataset under every tool. For grade, one process per
-// tool runs every part's picked datasets (start_for_grading), beside the first part's
+// tool runs every part's picked datasets (grading_runs_for), beside the first GPU part's
 // correctness runs; only where it finds something do the groups' datasets run under the tools
 // again, a process per group and tool, to say which part it was. For run --sanitize, the runs
 // under the tools go beside the group's correctness runs (Batch). The runner is the graded one
@@ -134,11 +134,12 @@ class SanitizerRuns {
   const Verdict& grading_verdict();
 
  private:
+  void start_for_grading(const PartSpec& from);
+
   const GradeContext& c_;
   std::filesystem::path tool_;
   std::vector<std::string> tools_;
   bool asked_;  // by gpulab run --sanitize, not by grade
-  void start_for_grading(const PartSpec& from);
   bool grading_tried_ = false;
   std::optional<Verdict> grading_verdict_;
   std::optional<Batch> grading_;  // last: its runs end (its destructor waits) before the rest

@@ -371,6 +371,14 @@ struct Grading {
   }
 };
 
+// The lab's group of that name; the test stops where it has none.
+const gpulab::GroupSpec* group_named(const gpulab::LabConfig& lab, const std::string& name) {
+  for (const auto& g : lab.groups)
+    if (g.name == name) return &g;
+  FAIL("the lab has no group " << name);
+  return nullptr;
+}
+
 // A compute-sanitizer that does nothing, in `dir`, as GPULAB_COMPUTE_SANITIZER names it.
 void stand_in_tool(const std::filesystem::path& dir) {
   const auto tool = dir / "compute-sanitizer";
@@ -443,14 +451,8 @@ TEST_CASE(
   REQUIRE(by_run != nullptr);
   const gpulab::LabConfig& lab = grade.c->lab;
   const gpulab::PartSpec& spmv = *lab.part("spmv");
-  const gpulab::GroupSpec* pub = nullptr;
-  const gpulab::GroupSpec* hidden = nullptr;
-  for (const auto& g : lab.groups) {
-    if (g.name == "public") pub = &g;
-    if (g.name == "hidden") hidden = &g;
-  }
-  REQUIRE(pub != nullptr);
-  REQUIRE(hidden != nullptr);
+  const gpulab::GroupSpec* pub = group_named(lab, "public");
+  const gpulab::GroupSpec* hidden = group_named(lab, "hidden");
   // Which groups: public datasets of a GPU part only.
   CHECK(by_grade->applies(spmv, *pub));
   CHECK_FALSE(by_grade->applies(spmv, *hidden));
@@ -501,14 +503,8 @@ TEST_CASE("sanitizing: a grade's runs under the tools cover the parts from the f
   const auto s = grade.sanitizer();
   REQUIRE(s != nullptr);
   const gpulab::LabConfig& lab = grade.c->lab;
-  const gpulab::GroupSpec* pub = nullptr;
-  const gpulab::GroupSpec* hidden = nullptr;
-  for (const auto& g : lab.groups) {
-    if (g.name == "public") pub = &g;
-    if (g.name == "hidden") hidden = &g;
-  }
-  REQUIRE(pub != nullptr);
-  REQUIRE(hidden != nullptr);
+  const gpulab::GroupSpec* pub = group_named(lab, "public");
+  const gpulab::GroupSpec* hidden = group_named(lab, "hidden");
   const gpulab::PartSpec& inclusive = *lab.part("inclusive");
   const gpulab::PartSpec& exclusive = *lab.part("exclusive");
   const gpulab::PartSpec& spmv = *lab.part("spmv");

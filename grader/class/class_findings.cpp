@@ -72,15 +72,35 @@ std::string collapsed(const std::string& text) {
   return trimmed(out);
 }
 
-// The message of the first "FAIL <dataset>: <message>" line of `output`; empty where none.
+// Whether `line` of a dataset's lines is a finding that failed it: an error of the CPU backend
+// ("gpulab sim, error: ...", core/sim_findings_text.cpp) or of compute-sanitizer
+// ("compute-sanitizer memcheck, error: ...", run/compute_sanitizer.cpp), not a warning.
+bool failing_finding(const std::string& line) {
+  const std::string t = trimmed(line);
+  return (t.rfind("gpulab sim, ", 0) == 0 || t.rfind("compute-sanitizer ", 0) == 0) &&
+         t.find(", error: ") != std::string::npos;
+}
+
+// Why the first dataset of `output` that failed ("FAIL <dataset>: <message>") failed: the first
+// finding under its line that failed it, which is the cause where the outputs were right, and
+// most often where they were wrong too; else its message. Empty where none failed.
 std::string first_failure(const std::string& output) {
   std::istringstream in(output);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("FAIL ", 0) == 0) {
+  std::string message;
+  bool in_failed = false;  // among the lines of the first failed dataset
+  for (std::string line; std::getline(in, line);) {
+    const bool failed = line.rfind("FAIL ", 0) == 0;
+    if (failed || line.rfind("PASS ", 0) == 0) {
+      if (in_failed) break;  // the next dataset's line
+      if (!failed) continue;
+      in_failed = true;
       const auto colon = line.find(": ");
-      return colon == std::string::npos ? line.substr(5) : line.substr(colon + 2);
+      message = colon == std::string::npos ? line.substr(5) : line.substr(colon + 2);
+    } else if (in_failed && failing_finding(line)) {
+      return trimmed(line);
     }
-  return "";
+  }
+  return message;
 }
 
 // From the first compiler error of `output` ("...: error: ..."), the word "error" on; empty

@@ -48,9 +48,10 @@ struct LabFindings {
 // The view of `lab` from every report of the table.
 LabFindings lab_findings(const ClassTable& table, const std::string& lab);
 
-// The message of a failed test: its first dataset that failed ("FAIL <dataset>: <message>",
-// the dataset left out), for a test on hidden datasets in its instructors' detail test, else
-// its first compiler error, else its first line; cut short.
+// The message of a failed test: why its first dataset that failed failed (the first finding of
+// the CPU backend or compute-sanitizer that failed it, the cause, else "FAIL <dataset>:
+// <message>" with the dataset left out), for a test on hidden datasets in its instructors'
+// detail test, else its first compiler error, else its first line; cut short.
 std::string failure_message(const Report& report, const Test& test);
 
 // `message` as it groups: each number ("12", "-0.5", "4.97e+04") as "#", runs of white space as

@@ -140,6 +140,37 @@ TEST_CASE("a failed test's message: its first failed dataset, hidden details, co
         "error: expected ';' at end of declaration");
 }
 
+TEST_CASE("a dataset failed by a finding: the finding is the message, not the outputs' check") {
+  const std::string sim =
+      "gpulab sim, error: a read of tile[33] while another thread writes it (at scan.cu:41, "
+      "7 times)";
+  const std::string tool =
+      "compute-sanitizer memcheck, error: out-of-bounds read at scan.cu:83 in load_items";
+  const auto message = [](const std::string& output) {
+    Report r;
+    r.tests = {test_of(kPublic, false, output)};
+    return gpulab::failure_message(r, r.tests[0]);
+  };
+  // Right outputs, failed by what the CPU backend or compute-sanitizer found.
+  CHECK(message("PASS a: all 1 values exact\nFAIL b: all 31 values exact\nThe outputs are right, "
+                "but the CPU backend found a bug that can give wrong results on a GPU:\n  " +
+                sim + "\nFAIL c: all 32 values exact\n") == sim);
+  CHECK(message("FAIL b: all 31 values exact\nThe outputs are right, but compute-sanitizer found "
+                "a bug that can give wrong results:\n  compute-sanitizer racecheck, warning: "
+                "a hazard\n  " +
+                tool + "\n") == tool);
+  // Wrong outputs with a finding: the finding, the likelier cause.
+  CHECK(message("FAIL b: out: 3 of 31 values are wrong\n  " + sim + "\n") == sim);
+  // A warning is no cause, nor is the next dataset's finding.
+  CHECK(message("FAIL b: out: 3 of 31 values are wrong\n  gpulab sim, warning: a divergent "
+                "barrier\nFAIL c: all 2 values exact\n  " +
+                sim + "\n") == "out: 3 of 31 values are wrong");
+  // As a message group: the same cause on other lines and counts groups as one.
+  CHECK(gpulab::message_pattern(message("FAIL b: x\n  " + sim)) ==
+        "gpulab sim, error: a read of tile[#] while another thread writes it (at scan.cu:#, # "
+        "times)");
+}
+
 TEST_CASE("each test's failures are counted in students, messages grouped, one kept verbatim") {
   const gpulab::LabFindings v = gpulab::lab_findings(sample_class(), "scan");
   CHECK(v.lab == "scan");

@@ -78,8 +78,11 @@ std::vector<const gpulab::Part*> sample_parts(const gpulab::Part& part, const st
   std::istringstream list(names);
   for (std::string name; std::getline(list, name, ',');) {
     const gpulab::Part* p = gpulab::find_part(name);
-    if (!p || p->gpu != part.gpu)
-      usage(("--sample-parts: no part " + name + " like " + part.name).c_str());
+    if (!p || p->gpu != part.gpu) {
+      const std::string why = "--sample-parts: " + name +
+                              " is no part of this lab that runs where " + part.name + " runs";
+      usage(why.c_str());
+    }
     parts.push_back(p);
   }
   if (parts.size() != static_cast<size_t>(samples))

@@ -165,7 +165,10 @@ void SanitizerRuns::start_for_grading(const PartSpec& from) {
 }
 
 const SanitizerRuns::Verdict& SanitizerRuns::grading_verdict() {
-  if (!grading_verdict_) grading_verdict_ = grading_ ? grading_->verdicts().at(0) : Verdict{};
+  // None yet is no verdict to keep: a later part may still start them (a CPU part comes first).
+  static const Verdict kNone;
+  if (!grading_) return kNone;
+  if (!grading_verdict_) grading_verdict_ = grading_->verdicts().at(0);
   return *grading_verdict_;
 }
 

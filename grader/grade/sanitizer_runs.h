@@ -128,8 +128,9 @@ class SanitizerRuns {
   // made, there are none, and each group runs its own.
   Batch* grading_runs_for(const PartSpec& part, const GroupSpec& g);
   Batch* grading_runs() { return grading_ ? &*grading_ : nullptr; }
-  // The grading's runs' verdict, waited for once (clean where there are none): clean, or what
-  // each group must run again under the tools alone to tell. They are on a short limit (a hang
+  // The grading's runs' verdict, waited for once (clean where none have started, and not kept,
+  // since a later part may start them): clean, or what each group must run again under the
+  // tools alone to tell. They are on a short limit (a hang
   // under a tool should not hold the grading), past which they are not clean either.
   const Verdict& grading_verdict();
 

@@ -1,38 +1,24 @@
 #include "lab/bench_sweep_spec.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "lab/lab_config.h"
 #include "lab/lab_json_reader.h"
-#include "lab/lab_schema.h"
 
 namespace gpulab {
 
 namespace {
 
-bool is_identifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-  });
-}
-
+// One sweep, which the schema checked key by key; here what only the lab can tell: its parts,
+// its dataset's parameters, the order of its values.
 BenchSweep parse_one(const nlohmann::json& j, const std::string& where, const LabConfig& lab,
                      const LabJsonReader& r) {
-  r.only_keys(j, where, schema_keys("/properties/bench_sweeps/items"));
   BenchSweep s;
-  s.name = r.str(j, "name", where);
-  const bool plain = !s.name.empty() && std::all_of(s.name.begin(), s.name.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-';
-  });
-  if (!plain)
-    r.fail(where + ".name", "\"" + s.name + "\" must be a plain name: letters, digits, -");
-  s.title = r.str(j, "title", where);
-  s.axis = r.str(j, "axis", where);
-  s.dataset = r.str(j, "dataset", where);
-  s.parts = r.strings(r.field(j, "parts", where), where + ".parts");
-  if (s.parts.empty()) r.fail(where + ".parts", "must name at least one part");
+  s.name = j["name"].get<std::string>();
+  s.title = j["title"].get<std::string>();
+  s.axis = j["axis"].get<std::string>();
+  s.dataset = j["dataset"].get<std::string>();
+  s.parts = j["parts"].get<std::vector<std::string>>();
   const DatasetSpec* ds = nullptr;
   for (const auto& p : s.parts) {
     if (!lab.part(p)) r.fail(where + ".parts", "no part named \"" + p + "\"");
@@ -41,34 +27,21 @@ BenchSweep parse_one(const nlohmann::json& j, const std::string& where, const La
       r.fail(where + ".dataset",
              "\"" + s.dataset + "\" is not a timing dataset of part \"" + p + "\"");
   }
-  if (j.contains("param") == j.contains("define"))
-    r.fail(where, "needs exactly one of \"param\" (a dataset parameter) and \"define\" (a macro)");
-  if (j.contains("params")) {
-    s.params = j["params"];
-    if (!s.params.is_object()) r.fail(where + ".params", "must be an object");
-    for (const auto& [key, value] : s.params.items())
-      if (!ds->params.contains(key))
-        r.fail(where + ".params",
-               "\"" + key + "\" is not a parameter of dataset \"" + s.dataset + "\"");
-  }
-  if (j.contains("param")) {
-    s.param = r.str(j, "param", where);
+  s.params = j.value("params", s.params);
+  for (const auto& [key, value] : s.params.items())
+    if (!ds->params.contains(key))
+      r.fail(where + ".params",
+             "\"" + key + "\" is not a parameter of dataset \"" + s.dataset + "\"");
+  s.param = j.value("param", s.param);
+  s.define = j.value("define", s.define);
+  if (!s.param.empty()) {
     if (!ds->params.contains(s.param))
       r.fail(where + ".param",
              "\"" + s.param + "\" is not a parameter of dataset \"" + s.dataset + "\"");
     if (s.params.contains(s.param))
       r.fail(where + ".params", "sets \"" + s.param + "\", the parameter the sweep varies");
-  } else {
-    s.define = r.str(j, "define", where);
-    if (!is_identifier(s.define))
-      r.fail(where + ".define", "\"" + s.define + "\" is not a C identifier");
   }
-  const auto& values = r.field(j, "values", where);
-  if (!values.is_array() || values.size() < 2)
-    r.fail(where + ".values", "must be an array of at least two integers");
-  for (const auto& v : values) {
-    if (!v.is_number_integer() || v.get<long long>() < 1)
-      r.fail(where + ".values", "must be integers >= 1");
+  for (const auto& v : j["values"]) {
     if (!s.values.empty() && v.get<long long>() <= s.values.back())
       r.fail(where + ".values", "must increase");
     s.values.push_back(v.get<long long>());
@@ -87,7 +60,6 @@ nlohmann::json BenchSweep::params_at(const nlohmann::json& dataset_params, long 
 
 std::vector<BenchSweep> parse_bench_sweeps(const nlohmann::json& sweeps, const LabConfig& lab,
                                            const LabJsonReader& r) {
-  if (!sweeps.is_array() || sweeps.empty()) r.fail("bench_sweeps", "must be a non-empty array");
   std::vector<BenchSweep> out;
   for (size_t i = 0; i < sweeps.size(); ++i) {
     const std::string where = "bench_sweeps[" + std::to_string(i) + "]";

@@ -9,8 +9,6 @@
 
 namespace gpulab {
 
-class LabJsonReader;
-
 // A fraction of the score off per started day past the assignment's due date, at most `max`.
 struct LatePenalty {
   double per_day = 0;
@@ -30,8 +28,8 @@ struct GradescopePolicy {
   // Whether anything needs submission_metadata.json.
   bool reads_metadata() const { return late_penalty || submission_limit; }
 
-  // From lab.json's "gradescope" (absent: null, every default), checked key by key.
-  static GradescopePolicy parse(const nlohmann::json& gradescope, const LabJsonReader& r);
+  // From lab.json's "gradescope", which labs/lab.schema.json has checked (schema_check.h).
+  static GradescopePolicy parse(const nlohmann::json& gradescope);
 };
 
 }  // namespace gpulab

@@ -1,14 +1,12 @@
 #include "lab/lab_config.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <iterator>
 
 #include "lab/lab_json_reader.h"
 #include "lab/lab_schema.h"
-#include "lab/sanitizer_tools.h"
-#include "text/joined_words.h"
+#include "lab/schema_check.h"
 #include "text/nearest_name.h"
 
 namespace gpulab {
@@ -22,25 +20,15 @@ namespace {
 
 using Reader = LabJsonReader;
 
-bool ends_with(const std::string& s, const std::string& end) {
-  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
-}
-
 // lab.json's "writeup", once the lab's files are known: its name must be none of them, since
 // the intake would take it for code (or code for it).
 WriteupSpec parse_writeup(const nlohmann::json& w, const LabConfig& c, const Reader& r) {
-  r.only_keys(w, "writeup", schema_keys("/properties/writeup"));
-  WriteupSpec s{r.str(w, "file", "writeup"), r.num(w, "points", "writeup")};
-  if (s.file.size() <= 3 || !ends_with(s.file, ".md") ||
-      s.file.find_first_of("/\\") != std::string::npos || s.file.find("..") != std::string::npos)
-    r.fail("writeup.file", "\"" + s.file + "\" must be a Markdown file's plain name, NAME.md");
+  WriteupSpec s{w["file"].get<std::string>(), w["points"].get<double>()};
   for (const auto* files : {&c.student_files, &c.driver_files, &c.reference_driver_files})
     if (std::find(files->begin(), files->end(), s.file) != files->end())
       r.fail("writeup.file", "\"" + s.file +
                                  "\" is a file of the lab's code; the write-up needs a "
                                  "name of its own");
-  if (!(s.points > 0) || !std::isfinite(s.points))
-    r.fail("writeup.points", "must be a number of points > 0");
   return s;
 }
 
@@ -72,93 +60,47 @@ namespace {
 // lab.json's sections, each read by a function of its own below.
 using Json = nlohmann::json;
 
-void plain_file_names(const std::vector<std::string>& files, const std::string& key,
-                      const Reader& r) {
-  for (const auto& f : files)
-    if (f.find('/') != std::string::npos || f.find("..") != std::string::npos)
-      r.fail(key, "\"" + f + "\" must be a plain file name");
-}
+using Strings = std::vector<std::string>;
 
 void read_id(const Json& v, LabConfig& c, const Reader& r) {
-  c.id = r.str_at(v, "lab.id");
+  c.id = v.get<std::string>();
   if (c.id != c.dir.filename().string())
     r.fail("id",
            "\"" + c.id + "\" does not match the folder name \"" + c.dir.filename().string() + "\"");
 }
 
-void read_student_files(const Json& v, LabConfig& c, const Reader& r) {
-  c.student_files = r.strings(v, "student_files");
-  if (c.student_files.empty()) r.fail("student_files", "must name at least one file");
-  plain_file_names(c.student_files, "student_files", r);
-}
-
-void read_driver_files(const Json& v, LabConfig& c, const Reader& r) {
-  c.driver_files =
-      v.is_null() ? std::vector<std::string>{"driver.cpp"} : r.strings(v, "driver_files");
-  plain_file_names(c.driver_files, "driver_files", r);
-}
-
-void read_reference_driver_files(const Json& v, LabConfig& c, const Reader& r) {
-  c.reference_driver_files = r.strings(v, "reference_driver_files");
-  plain_file_names(c.reference_driver_files, "reference_driver_files", r);
-}
-
-// One output's tolerance: each model has keys of its own, and compares one dtype.
+// One output's tolerance: its model, whose keys the schema checked, compares one dtype.
 void read_tolerance(const Json& t, OutputSpec& s, const std::string& where, const Reader& r) {
   const std::string at = where + ".tolerance";
-  s.tolerance.model = r.str(t, "model", at);
-  if (s.tolerance.exact()) {
-    r.only_keys(t, at, schema_keys("/$defs/exact"));
-    if (s.dtype != "int32") r.fail(at + ".model", "\"exact\" compares int32 outputs only");
-    return;
-  }
+  s.tolerance.model = t["model"].get<std::string>();
+  const std::string dtype = s.tolerance.model == "sum_magnitude" ? "float32" : "int32";
+  if (s.dtype != dtype)
+    r.fail(at + ".model", "\"" + s.tolerance.model + "\" compares " + dtype + " outputs only");
   if (s.tolerance.segment_sets()) {
-    r.only_keys(t, at, schema_keys("/$defs/segment_sets"));
-    if (s.dtype != "int32") r.fail(at + ".model", "\"segment_sets\" compares int32 outputs only");
-    s.tolerance.starts = r.str(t, "starts", at);
-    s.tolerance.counts = r.str(t, "counts", at);
-    if (t.contains("segment")) s.tolerance.segment_noun = r.str(t, "segment", at);
-    if (t.contains("segment_shape"))
-      s.tolerance.segment_shape = r.strings(t["segment_shape"], at + ".segment_shape");
-    return;
+    s.tolerance.starts = t["starts"].get<std::string>();
+    s.tolerance.counts = t["counts"].get<std::string>();
+    s.tolerance.segment_noun = t.value("segment", s.tolerance.segment_noun);
+    s.tolerance.segment_shape = t.value("segment_shape", s.tolerance.segment_shape);
   }
-  if (s.tolerance.model != "sum_magnitude")
-    r.fail(at + ".model", "unknown model \"" + s.tolerance.model +
-                              "\" (known: sum_magnitude, exact, segment_sets)");
-  r.only_keys(t, at, schema_keys("/$defs/sum_magnitude"));
-  if (s.dtype != "float32")
-    r.fail(at + ".model", "\"sum_magnitude\" compares float32 outputs only");
-  s.tolerance.K = r.num(t, "K", at);
-  s.tolerance.unit_roundoff = r.num(t, "unit_roundoff", at);
-  if (r.field(t, "terms", at).is_number()) {
+  if (s.tolerance.model != "sum_magnitude") return;
+  s.tolerance.K = t["K"].get<double>();
+  s.tolerance.unit_roundoff = t["unit_roundoff"].get<double>();
+  if (t["terms"].is_number())
     s.tolerance.terms_constant = t["terms"].get<double>();
-    if (!(s.tolerance.terms_constant >= 1))
-      r.fail(at + ".terms", "a constant count of terms must be >= 1");
-  } else {
-    s.tolerance.terms = r.str(t, "terms", at);
-  }
+  else
+    s.tolerance.terms = t["terms"].get<std::string>();
   if (t.contains("heads")) {
-    s.tolerance.heads = r.str(t, "heads", at);
+    s.tolerance.heads = t["heads"].get<std::string>();
     if (!s.tolerance.prefix_terms())
       r.fail(at + ".heads", "only a prefix sum (\"terms\": \"prefix\") has heads");
   }
-  if (t.contains("position")) {
-    if (!t["position"].is_boolean()) r.fail(at + ".position", "must be true or false");
-    s.tolerance.position = t["position"].get<bool>();
-  }
-  if (!(s.tolerance.K > 0) || !(s.tolerance.unit_roundoff > 0))
-    r.fail(at, "K and unit_roundoff must be > 0");
+  s.tolerance.position = t.value("position", s.tolerance.position);
 }
 
 void read_outputs(const Json& outputs, LabConfig& c, const Reader& r) {
-  if (!outputs.is_object() || outputs.empty()) r.fail("outputs", "must be a non-empty object");
   for (const auto& [name, o] : outputs.items()) {
-    const std::string where = "outputs." + name;
-    r.only_keys(o, where, schema_keys("/$defs/output"));
-    OutputSpec s{name, r.str(o, "dtype", where), {}};
-    if (s.dtype != "float32" && s.dtype != "int32")
-      r.fail(where + ".dtype", "\"" + s.dtype + "\" is not supported (float32 or int32)");
-    read_tolerance(r.field(o, "tolerance", where), s, where, r);
+    OutputSpec s{name, o["dtype"].get<std::string>(), {}};
+    read_tolerance(o["tolerance"], s, "outputs." + name, r);
     c.outputs[name] = s;
   }
   // A segment_sets output's segments come from two other int32 outputs of the lab.
@@ -175,15 +117,11 @@ void read_outputs(const Json& outputs, LabConfig& c, const Reader& r) {
 }
 
 void read_parts(const Json& parts, LabConfig& c, const Reader& r) {
-  if (!parts.is_array() || parts.empty()) r.fail("parts", "must be a non-empty array");
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string where = "parts[" + std::to_string(i) + "]";
-    r.only_keys(parts[i], where, schema_keys("/$defs/part"));
-    PartSpec p{r.str(parts[i], "name", where), r.str(parts[i], "title", where), false, {}};
-    const std::string device = r.str(parts[i], "device", where);
-    if (device != "gpu" && device != "cpu") r.fail(where + ".device", "must be \"gpu\" or \"cpu\"");
-    p.gpu = device == "gpu";
-    p.outputs = r.strings(r.field(parts[i], "outputs", where), where + ".outputs");
+    const Json& part = parts[i];
+    PartSpec p{part["name"].get<std::string>(), part["title"].get<std::string>(),
+               part["device"] == "gpu", part["outputs"].get<Strings>()};
     for (const auto& o : p.outputs)
       if (!c.outputs.count(o)) r.fail(where + ".outputs", "\"" + o + "\" is not in \"outputs\"");
     if (c.part(p.name)) r.fail(where + ".name", "part \"" + p.name + "\" appears twice");
@@ -191,51 +129,32 @@ void read_parts(const Json& parts, LabConfig& c, const Reader& r) {
   }
 }
 
-DatasetSpec read_dataset(const Json& d, const std::string& where, const GroupSpec& group,
-                         const LabConfig& c, const Reader& r) {
-  r.only_keys(d, where, schema_keys("/$defs/dataset"));  // params: the generator's
-  DatasetSpec s{r.str(d, "name", where), r.field(d, "params", where), std::nullopt, {}};
-  if (!s.params.is_object()) r.fail(where + ".params", "must be an object");
-  if (d.contains("seed")) {
-    if (!d["seed"].is_number_unsigned()) r.fail(where + ".seed", "must be an integer >= 0");
-    s.seed = d["seed"].get<uint64_t>();
-  } else if (!group.hidden) {
-    r.fail(where, "a public dataset needs a fixed \"seed\"");
-  }
-  if (d.contains("parts")) s.parts = r.strings(d["parts"], where + ".parts");
+DatasetSpec read_dataset(const Json& d, const std::string& where, const LabConfig& c,
+                         const Reader& r) {
+  DatasetSpec s{d["name"].get<std::string>(), d["params"], std::nullopt,
+                d.value("parts", Strings{})};
+  if (d.contains("seed")) s.seed = d["seed"].get<uint64_t>();
   for (const auto& p : s.parts)
     if (!c.part(p)) r.fail(where + ".parts", "no part named \"" + p + "\"");
   return s;
 }
 
 GroupSpec read_group(const Json& g, const std::string& where, const LabConfig& c, const Reader& r) {
-  r.only_keys(g, where, schema_keys("/$defs/group"));
   GroupSpec gs;
-  gs.name = r.str(g, "name", where);
-  const std::string vis = r.str(g, "visibility", where);
-  if (vis != "public" && vis != "hidden")
-    r.fail(where + ".visibility", "must be \"public\" or \"hidden\"");
-  gs.hidden = vis == "hidden";
-  if (g.contains("timing") && !g["timing"].is_boolean())
-    r.fail(where + ".timing", "must be true or false");
+  gs.name = g["name"].get<std::string>();
+  gs.hidden = g["visibility"] == "hidden";
   gs.timing = g.value("timing", false);
-  for (const std::string& name : r.strings(r.field(g, "backends", where), where + ".backends")) {
-    const std::optional<Backend> b = backend_named(name);
-    if (!b)
-      r.fail(where + ".backends",
-             "names \"" + name + "\", which is no backend: one of " + joined(backend_names()));
-    gs.backends.push_back(*b);
-  }
-  const auto& ds = r.field(g, "datasets", where);
-  if (!ds.is_array() || ds.empty()) r.fail(where + ".datasets", "must be a non-empty array");
+  // The schema's backends are backend_names() (lab_schema_keys_test checks that they agree).
+  for (const std::string& name : g["backends"].get<Strings>())
+    gs.backends.push_back(backend_named(name).value());
+  const Json& ds = g["datasets"];
   for (size_t d = 0; d < ds.size(); ++d)
     gs.datasets.push_back(
-        read_dataset(ds[d], where + ".datasets[" + std::to_string(d) + "]", gs, c, r));
+        read_dataset(ds[d], where + ".datasets[" + std::to_string(d) + "]", c, r));
   return gs;
 }
 
 void read_groups(const Json& groups, LabConfig& c, const Reader& r) {
-  if (!groups.is_array() || groups.empty()) r.fail("dataset_groups", "must be a non-empty array");
   for (size_t g = 0; g < groups.size(); ++g)
     c.groups.push_back(read_group(groups[g], "dataset_groups[" + std::to_string(g) + "]", c, r));
 }
@@ -247,24 +166,17 @@ PartRubric read_part_rubric(const Json& pr, const PartSpec& p, const LabConfig& 
   for (const auto& [key, value] : pr.items()) {
     const std::string where = "rubric." + p.name + "." + key;
     if (key == "speedup") {
-      r.only_keys(value, where, schema_keys("/$defs/part_rubric/properties/speedup"));
-      e.speedup = {r.num(value, "points", where), r.num(value, "at_least", where)};
-      if (e.speedup.points < 0 || !(e.speedup.at_least >= 1))
-        r.fail(where, "needs points >= 0 and at_least >= 1");
+      e.speedup = {value["points"].get<double>(), value["at_least"].get<double>()};
       continue;
     }
     if (key == "scalability") {
-      r.only_keys(value, where, schema_keys("/$defs/part_rubric/properties/scalability"));
-      e.scalability = {r.num(value, "points", where), r.str(value, "small", where),
-                       r.str(value, "large", where), r.num(value, "max_growth", where)};
-      if (e.scalability.points < 0 || !(e.scalability.max_growth >= 1))
-        r.fail(where, "needs points >= 0 and max_growth >= 1");
+      e.scalability = {value["points"].get<double>(), value["small"].get<std::string>(),
+                       value["large"].get<std::string>(), value["max_growth"].get<double>()};
       for (const std::string* name : {&e.scalability.small, &e.scalability.large})
         if (!c.timing_dataset(*name, p.name))
           r.fail(where, "\"" + *name + "\" is not a timing dataset of part \"" + p.name + "\"");
       continue;
     }
-    if (!value.is_number() || value.get<double>() < 0) r.fail(where, "must be a number >= 0");
     if (key == "performance") {
       e.performance = value.get<double>();
       continue;
@@ -286,47 +198,39 @@ void read_rubric(const Json& rubric, LabConfig& c, const Reader& r) {
   std::vector<std::string> part_names;
   for (const auto& p : c.parts) part_names.push_back(p.name);
   r.only_keys(rubric, "rubric", part_names);
-  for (const auto& p : c.parts)
-    c.rubric[p.name] = read_part_rubric(r.field(rubric, p.name, "rubric"), p, c, r);
+  for (const auto& p : c.parts) {
+    if (!rubric.contains(p.name)) r.fail("rubric", "missing \"" + p.name + "\"");
+    c.rubric[p.name] = read_part_rubric(rubric[p.name], p, c, r);
+  }
 }
 
 void read_performance_curve(const Json& pc, LabConfig& c, const Reader& r) {
-  r.only_keys(pc, "performance_curve", schema_keys("/properties/performance_curve"));
-  c.curve.full_at_ratio = r.num(pc, "full_at_ratio", "performance_curve");
-  c.curve.zero_past_ratio = r.num(pc, "zero_past_ratio", "performance_curve");
-  if (!(c.curve.full_at_ratio >= 1) || !(c.curve.zero_past_ratio > c.curve.full_at_ratio))
-    r.fail("performance_curve", "needs 1 <= full_at_ratio < zero_past_ratio");
+  c.curve.full_at_ratio = pc["full_at_ratio"].get<double>();
+  c.curve.zero_past_ratio = pc["zero_past_ratio"].get<double>();
+  if (!(c.curve.zero_past_ratio > c.curve.full_at_ratio))
+    r.fail("performance_curve", "needs full_at_ratio < zero_past_ratio");
 }
 
-void read_sim_time_limit(const Json& st, LabConfig& c, const Reader& r) {
-  r.only_keys(st, "sim_time_limit", schema_keys("/properties/sim_time_limit"));
-  c.sim_time_limit.over_reference = r.num(st, "over_reference", "sim_time_limit");
-  c.sim_time_limit.floor_s = r.num(st, "floor_s", "sim_time_limit");
-  if (!(c.sim_time_limit.over_reference >= 1) || !(c.sim_time_limit.floor_s > 0))
-    r.fail("sim_time_limit", "needs over_reference >= 1 and floor_s > 0");
+void read_sim_time_limit(const Json& st, LabConfig& c, const Reader&) {
+  c.sim_time_limit.over_reference = st["over_reference"].get<double>();
+  c.sim_time_limit.floor_s = st["floor_s"].get<double>();
 }
 
-void read_sanitize(const Json& sz, LabConfig& c, const Reader& r) {
-  r.only_keys(sz, "sanitize", schema_keys("/properties/sanitize"));
-  if (sz.contains("tools")) {
-    c.sanitize_tools = r.strings(sz["tools"], "sanitize.tools");
-    if (c.sanitize_tools.empty()) r.fail("sanitize.tools", "must name at least one tool");
-  }
-  if (sz.contains("datasets")) c.sanitize_datasets = r.integer(sz, "datasets", "sanitize", 1, 1000);
-  for (const auto& t : c.sanitize_tools) {
-    if (!is_sanitizer_tool(t))
-      r.fail("sanitize.tools", unknown_name("compute-sanitizer tool", t, sanitizer_tools()));
-    if (std::count(c.sanitize_tools.begin(), c.sanitize_tools.end(), t) > 1)
-      r.fail("sanitize.tools", "names \"" + t + "\" twice");
-  }
+void read_sanitize(const Json& sz, LabConfig& c, const Reader&) {
+  // The schema's tools are sanitizer_tools() (lab_schema_keys_test checks that they agree).
+  c.sanitize_tools = sz.value("tools", c.sanitize_tools);
+  c.sanitize_datasets = sz.value("datasets", c.sanitize_datasets);
 }
 
-// A key of lab.json's top level: whether it must be there, and what reads it (given null where
-// a `defaulted` key is absent, so that it sets its default).
-enum class Presence { required, optional, defaulted };
+// A whole-file list of names: the schema checked that each is a plain file name.
+void read_files(const Json& v, std::vector<std::string>& files) {
+  files = v.get<Strings>();
+}
+
+// A key of lab.json's top level and what reads it, where it is there (LabConfig's members hold
+// the defaults of those left out; the schema says which must be there).
 struct Section {
   const char* key;
-  Presence presence;
   void (*read)(const Json& value, LabConfig& c, const Reader& r);
 };
 
@@ -334,64 +238,54 @@ struct Section {
 // section may refer to an earlier one (parts name outputs, groups name parts, the rubric names
 // groups and timing datasets, the write-up's name must be none of the files').
 const Section kSections[] = {
-    {"id", Presence::required, read_id},
-    {"title", Presence::required,
-     [](const Json& v, LabConfig& c, const Reader& r) { c.title = r.str_at(v, "lab.title"); }},
-    {"number", Presence::optional,
-     [](const Json& v, LabConfig& c, const Reader& r) {
-       c.number = r.integer_at(v, "lab.number", 1, 1000);
-     }},
-    {"summary", Presence::optional,
-     [](const Json& v, LabConfig& c, const Reader& r) { c.summary = r.str_at(v, "lab.summary"); }},
-    {"interface", Presence::required,
-     [](const Json& v, LabConfig& c, const Reader& r) {
-       c.interface = r.str_at(v, "lab.interface");
-     }},
-    {"student_files", Presence::required, read_student_files},
-    {"nvcc_flags", Presence::optional,
-     [](const Json& v, LabConfig& c, const Reader& r) {
-       c.nvcc_flags = r.strings(v, "nvcc_flags");
-     }},
-    {"driver_files", Presence::defaulted, read_driver_files},
-    {"reference_driver_files", Presence::optional, read_reference_driver_files},
-    {"outputs", Presence::required, read_outputs},
-    {"parts", Presence::required, read_parts},
-    {"dataset_groups", Presence::required, read_groups},
-    {"timing", Presence::defaulted,
+    {"id", read_id},
+    {"title", [](const Json& v, LabConfig& c, const Reader&) { c.title = v.get<std::string>(); }},
+    {"number", [](const Json& v, LabConfig& c, const Reader&) { c.number = v.get<int>(); }},
+    {"summary",
+     [](const Json& v, LabConfig& c, const Reader&) { c.summary = v.get<std::string>(); }},
+    {"interface",
+     [](const Json& v, LabConfig& c, const Reader&) { c.interface = v.get<std::string>(); }},
+    {"student_files",
+     [](const Json& v, LabConfig& c, const Reader&) { read_files(v, c.student_files); }},
+    {"nvcc_flags", [](const Json& v, LabConfig& c, const Reader&) { read_files(v, c.nvcc_flags); }},
+    {"driver_files",
+     [](const Json& v, LabConfig& c, const Reader&) { read_files(v, c.driver_files); }},
+    {"reference_driver_files",
+     [](const Json& v, LabConfig& c, const Reader&) { read_files(v, c.reference_driver_files); }},
+    {"outputs", read_outputs},
+    {"parts", read_parts},
+    {"dataset_groups", read_groups},
+    {"timing",
      [](const Json& v, LabConfig& c, const Reader& r) { c.timing = LabTiming::parse(v, r); }},
-    {"rubric", Presence::required, read_rubric},
-    {"performance_curve", Presence::optional, read_performance_curve},
-    {"sim_time_limit", Presence::optional, read_sim_time_limit},
-    {"sanitize", Presence::optional, read_sanitize},
-    {"gradescope", Presence::defaulted,
-     [](const Json& v, LabConfig& c, const Reader& r) {
-       c.gradescope = GradescopePolicy::parse(v, r);
-     }},
-    {"writeup", Presence::optional,
+    {"rubric", read_rubric},
+    {"performance_curve", read_performance_curve},
+    {"sim_time_limit", read_sim_time_limit},
+    {"sanitize", read_sanitize},
+    {"gradescope",
+     [](const Json& v, LabConfig& c, const Reader&) { c.gradescope = GradescopePolicy::parse(v); }},
+    {"writeup",
      [](const Json& v, LabConfig& c, const Reader& r) { c.writeup = parse_writeup(v, c, r); }},
-    {"bench_sweeps", Presence::optional,
-     [](const Json& v, LabConfig& c, const Reader& r) {
-       c.bench_sweeps = parse_bench_sweeps(v, c, r);
-     }},
-    {"library", Presence::optional,
+    {"bench_sweeps", [](const Json& v, LabConfig& c,
+                        const Reader& r) { c.bench_sweeps = parse_bench_sweeps(v, c, r); }},
+    {"library",
      [](const Json& v, LabConfig& c, const Reader& r) { c.library = parse_library_policy(v, r); }},
 };
 
-// The schema's top-level keys, each of which a section reads ("$schema", the editor's link to
+// Every top-level key the schema allows is one a section reads ("$schema", the editor's link to
 // the schema, aside): a key the schema allows and nothing read would be lost without a word.
-const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> keys = [] {
-    std::vector<std::string> all = schema_keys("");
-    for (const std::string& key : all) {
+// Checked once, at the first load.
+void check_sections_read_every_key() {
+  static const bool checked = [] {
+    for (const std::string& key : schema_keys("")) {
       const bool read = std::any_of(std::begin(kSections), std::end(kSections),
                                     [&](const Section& s) { return key == s.key; });
       if (!read && key != "$schema")
         throw std::logic_error("labs/lab.schema.json allows \"" + key +
                                "\", which lab_config.cpp does not read");
     }
-    return all;
+    return true;
   }();
-  return keys;
+  (void)checked;
 }
 
 }  // namespace
@@ -404,17 +298,13 @@ LabConfig LabConfig::parse(const std::string& text, const std::filesystem::path&
   } catch (const Json::exception& e) {
     throw LabConfigError(lab_json.string() + ": not valid JSON: " + e.what());
   }
-  r.only_keys(j, "lab", top_level_keys());
+  // Types, ranges, keys: the schema's (schema_check.h). What is read below has passed it.
+  if (const auto v = schema_violation(lab_schema(), j)) r.fail(v->path, v->why);
+  check_sections_read_every_key();
   LabConfig c;
   c.dir = lab_json.parent_path();
-  for (const Section& s : kSections) {
-    if (j.contains(s.key))
-      s.read(j[s.key], c, r);
-    else if (s.presence == Presence::required)
-      r.field(j, s.key, "lab");  // throws, naming the key
-    else if (s.presence == Presence::defaulted)
-      s.read(Json(), c, r);
-  }
+  for (const Section& s : kSections)
+    if (j.contains(s.key)) s.read(j[s.key], c, r);
   return c;
 }
 

@@ -146,7 +146,7 @@ struct LabConfig {
   std::vector<std::string> nvcc_flags;
   // The lab's trusted driver sources in labs/<id>/ (CMake builds them into the driver library;
   // a .cu among them holds the baseline kernel a speedup is measured against).
-  std::vector<std::string> driver_files;
+  std::vector<std::string> driver_files = {"driver.cpp"};
   // Driver sources kept with the solution, in reference/<id>/ (lab.json's
   // "reference_driver_files"): a baseline that would answer another lab (coarsening's is lab 1's
   // plain gather). CMake links them into the driver where reference/ is there; the student kit

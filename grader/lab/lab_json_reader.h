@@ -1,11 +1,11 @@
-// Reads lab.json's values with checks: each error names the file, the key's path
-// (`dataset_groups[1].datasets[0].seed`) and what is wrong. Shared by lab_config.cpp and
-// lab_timing.cpp; labs/lab.schema.json states the same rules for editors and CI, and is where
-// only_keys' lists come from (lab_schema.h).
+// What the loader says of a lab.json that met labs/lab.schema.json (schema_check.h) but breaks a
+// rule no schema can state: a cross-reference (a part's outputs, a dataset's parts, a rubric's
+// parts and groups) or a name that must differ from the lab's files. Each error names the file,
+// the key's path (`dataset_groups[1].datasets[0].parts`) and what is wrong. Shared by
+// lab_config.cpp and the sections it hands to parsers of their own.
 #pragma once
 
 #include <filesystem>
-#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -18,21 +18,8 @@ class LabJsonReader {
 
   // Throws LabConfigError "<file>: <where>: <why>".
   [[noreturn]] void fail(const std::string& where, const std::string& why) const;
-  const nlohmann::json& field(const nlohmann::json& obj, const std::string& key,
-                              const std::string& where) const;
-  std::string str(const nlohmann::json& obj, const std::string& key,
-                  const std::string& where) const;
-  // The same check of a value already found, at `path` ("lab.title").
-  std::string str_at(const nlohmann::json& v, const std::string& path) const;
-  double num(const nlohmann::json& obj, const std::string& key, const std::string& where) const;
-  // A whole number from `lo` to `hi`.
-  int integer(const nlohmann::json& obj, const std::string& key, const std::string& where, int lo,
-              int hi) const;
-  int integer_at(const nlohmann::json& v, const std::string& path, int lo, int hi) const;
-  std::vector<std::string> strings(const nlohmann::json& v, const std::string& where) const;
-  // Every key of the object `obj` (at `where`; "" for the top level) must be one of `known`:
-  // a misspelt key would otherwise be ignored and its setting silently lost. The error names
-  // the closest known key when one is near.
+  // Every key of the object `obj` (at `where`) must be one of `known`, names the lab declares
+  // elsewhere (the rubric's keys are its parts); the error names the closest when one is near.
   void only_keys(const nlohmann::json& obj, const std::string& where,
                  const std::vector<std::string>& known) const;
 

@@ -1,28 +1,16 @@
 #include "lab/lab_timing.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "lab/lab_json_reader.h"
+#include "lab/lab_schema.h"
 #include "stats.h"
 
 namespace gpulab {
 
 namespace {
-
-// The least value of each numeric setting a part kind may give (labs/lab.schema.json says the
-// same). Integer settings are those whose default is an integer.
-struct Bound {
-  const char* key;
-  double least;
-  bool exclusive;  // > least rather than >=
-};
-constexpr Bound kBounds[] = {
-    {"warmup", 0, false},       {"min_samples", 1, false}, {"max_samples", 1, false},
-    {"target_rel_se", 0, true}, {"cap_ms", 0, true},       {"input_sets", 1, false},
-    {"samples", 1, false},      {"rounds", 1, false},      {"min_rounds", 1, false},
-    {"rounds_agree", 0, false}, {"floor_slack", 1, false},
-};
 
 // The settings `s` holds: the policy's keys (harness/timing.h) and the grader's own.
 nlohmann::json grader_keys(const TimingSettings& s) {
@@ -34,30 +22,28 @@ nlohmann::json grader_keys(const TimingSettings& s) {
   return j;
 }
 
-// The settings of one part kind, with their defaults.
-nlohmann::json kind_defaults() {
-  const TimingSettings d;
-  return grader_keys(d);
+// The settings a part kind may give are the schema's "timing_values" (lab_schema.h), and
+// apply() reads those TimingSettings holds: the two lists must be one, or a setting would be
+// lost without a word. Checked once, at the first load.
+void check_schema_lists_every_setting() {
+  static const bool checked = [] {
+    std::vector<std::string> held, allowed = schema_keys("/$defs/timing_values");
+    const nlohmann::json defaults = grader_keys(TimingSettings{});
+    for (const auto& [key, value] : defaults.items()) held.push_back(key);
+    std::sort(allowed.begin(), allowed.end());
+    if (held != allowed)
+      throw std::logic_error(
+          "labs/lab.schema.json's timing_values and TimingSettings hold different settings");
+    return true;
+  }();
+  (void)checked;
 }
 
-// Lays the settings `obj` (at `where`) gives over `s`.
-void apply(const nlohmann::json& obj, const std::string& where, const LabJsonReader& r,
-           TimingSettings& s) {
+// Lays the settings `obj` gives over `s` (the schema checked their types and ranges).
+void apply(const nlohmann::json& obj, TimingSettings& s) {
   nlohmann::json j = grader_keys(s);
-  const nlohmann::json defaults = kind_defaults();
-  for (const auto& b : kBounds) {
-    if (!obj.contains(b.key)) continue;
-    const nlohmann::json& v = obj[b.key];
-    const std::string path = key_path(where, b.key);
-    const bool integer = defaults[b.key].is_number_integer();
-    if (integer ? !v.is_number_integer() : !v.is_number())
-      r.fail(path, integer ? "must be an integer" : "must be a number");
-    const double x = v.get<double>();
-    if (b.exclusive ? !(x > b.least) : !(x >= b.least))
-      r.fail(path, std::string("must be ") + (b.exclusive ? "> " : ">= ") +
-                       nlohmann::json(b.least).dump());
-    j[b.key] = v;
-  }
+  for (auto& [key, value] : j.items())
+    if (obj.contains(key)) value = obj[key];
   s.policy = j.get<TimingPolicy>();
   s.rounds = j["rounds"].get<int>();
   s.min_rounds = j["min_rounds"].get<int>();
@@ -87,40 +73,19 @@ TimingPolicy TimingSettings::graded_policy() const {
 }
 
 LabTiming LabTiming::parse(const nlohmann::json& timing, const LabJsonReader& r) {
+  check_schema_lists_every_setting();
   LabTiming t;
-  if (timing.is_null()) return t;
-  std::vector<std::string> kind_keys;
-  const nlohmann::json defaults = kind_defaults();
-  for (const auto& [key, v] : defaults.items()) kind_keys.push_back(key);
-  std::vector<std::string> lab_keys = kind_keys;
-  lab_keys.insert(lab_keys.end(), {"work", "work_unit", "ceiling_per_s", "gpu", "cpu"});
-  r.only_keys(timing, "timing", lab_keys);
-
   TimingSettings base;
-  apply(timing, "timing", r, base);
-  if (timing.contains("work")) {
-    if (!timing["work"].is_string()) r.fail("timing.work", "must be a string");
-    base.work = timing["work"].get<std::string>();
-  }
-  if (timing.contains("work_unit")) base.work_unit = r.str(timing, "work_unit", "timing");
-  const nlohmann::json none = nlohmann::json::object();
-  const nlohmann::json& ceiling = timing.contains("ceiling_per_s") ? timing["ceiling_per_s"] : none;
-  r.only_keys(ceiling, "timing.ceiling_per_s", {"gpu", "cpu"});
-
+  apply(timing, base);
+  base.work = timing.value("work", base.work);
+  base.work_unit = timing.value("work_unit", base.work_unit);
+  const nlohmann::json ceiling = timing.value("ceiling_per_s", nlohmann::json::object());
   for (const char* kind : {"gpu", "cpu"}) {
     TimingSettings& s = std::string(kind) == "gpu" ? t.gpu : t.cpu;
     s = base;
-    const std::string where = std::string("timing.") + kind;
-    if (timing.contains(kind)) {
-      r.only_keys(timing[kind], where, kind_keys);
-      apply(timing[kind], where, r, s);
-    }
-    check_samples(s, timing.contains(kind) ? where : "timing", r);
-    if (ceiling.contains(kind)) {
-      s.ceiling_per_s = r.num(ceiling, kind, "timing.ceiling_per_s");
-      if (!(s.ceiling_per_s > 0))
-        r.fail(std::string("timing.ceiling_per_s.") + kind, "must be > 0");
-    }
+    if (timing.contains(kind)) apply(timing[kind], s);
+    check_samples(s, timing.contains(kind) ? std::string("timing.") + kind : "timing", r);
+    s.ceiling_per_s = ceiling.value(kind, s.ceiling_per_s);
   }
   return t;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "lab/lab_json_reader.h"
-#include "lab/lab_schema.h"
 #include "lab/library_work.h"
 #include "text/nearest_name.h"
 
@@ -15,17 +14,14 @@ bool names(const std::vector<std::string>& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-// A list of kinds at `where`: each known, each once.
+// A list of kinds at `where`, each a kind of library_work.def's table (the schema checked the
+// rest: a list of names, each once).
 std::vector<std::string> kinds(const nlohmann::json& section, const std::string& key,
                                const LabJsonReader& r) {
-  const std::string where = "library." + key;
-  const std::vector<std::string> list = r.strings(section[key], where);
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (!library_work_named(list[i]))
-      r.fail(where, unknown_name("kind of library work", list[i], library_work_names()));
-    if (names({list.begin(), list.begin() + i}, list[i]))
-      r.fail(where, "names \"" + list[i] + "\" twice");
-  }
+  const std::vector<std::string> list = section.value(key, std::vector<std::string>{});
+  for (const std::string& kind : list)
+    if (!library_work_named(kind))
+      r.fail("library." + key, unknown_name("kind of library work", kind, library_work_names()));
   return list;
 }
 
@@ -40,16 +36,13 @@ bool LibraryPolicy::allows(const LibraryWork& kind) const {
 }
 
 LibraryPolicy parse_library_policy(const nlohmann::json& section, const LabJsonReader& r) {
-  r.only_keys(section, "library", schema_keys("/properties/library"));
   LibraryPolicy p;
-  r.field(section, "forbidden_work", "library");
   p.forbidden = kinds(section, "forbidden_work", r);
-  if (p.forbidden.empty()) r.fail("library.forbidden_work", "must name at least one kind");
-  if (section.contains("allowed_work")) p.allowed = kinds(section, "allowed_work", r);
+  p.allowed = kinds(section, "allowed_work", r);
   for (const std::string& k : p.allowed)
     if (names(p.forbidden, k))
       r.fail("library.allowed_work", "\"" + k + "\" is forbidden_work too");
-  p.why = r.str(section, "why", "library");
+  p.why = section["why"].get<std::string>();
   return p;
 }
 

@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "lab/lab_config.h"
-#include "lab/lab_json_reader.h"
 #include "package/submission_policy.h"
 #include "report/report_formats.h"
 #include "report_samples.h"
@@ -57,7 +56,7 @@ json test_named(const json& results, const std::string& name) {
 }
 
 gpulab::GradescopePolicy policy_from(const json& gradescope) {
-  return gpulab::GradescopePolicy::parse(gradescope, gpulab::LabJsonReader("lab.json"));
+  return gpulab::GradescopePolicy::parse(gradescope);
 }
 
 }  // namespace

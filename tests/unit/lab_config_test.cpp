@@ -281,7 +281,7 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
        [](json& j) {
          j["rubric"]["gather"]["speedup"] = {{"points", 5}, {"at_least", 0.5}};
        },
-       {"rubric.gather.speedup", "at_least >= 1"}},
+       {"rubric.gather.speedup.at_least", "must be a number >= 1"}},
       {"speedup without points",
        [](json& j) {
          j["rubric"]["gather"]["speedup"] = {{"at_least", 2}};
@@ -326,7 +326,7 @@ TEST_CASE("a broken lab.json is a LabConfigError naming the file and the field")
        [](json& j) {
          j["sim_time_limit"] = {{"over_reference", 0.5}, {"floor_s", 60}};
        },
-       {"sim_time_limit", "over_reference >= 1"}},
+       {"sim_time_limit.over_reference", "must be a number >= 1"}},
       {"a CPU backend limit without its floor",
        [](json& j) {
          j["sim_time_limit"] = {{"over_reference", 8}};

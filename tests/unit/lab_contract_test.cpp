@@ -1,7 +1,7 @@
-// lab.json as a contract (grader/lab/lab_config.h, labs/lab.schema.json): the loader rejects an
-// unknown key at every level and a value of the wrong type, naming the key's path, and agrees
-// with the schema on tests/lab_schema/cases.json (check_lab_schema.py runs the same cases
-// against the schema).
+// lab.json as a contract (grader/lab/lab_config.h, labs/lab.schema.json): loading rejects an
+// unknown key at every level and a value of the wrong type, naming the key's path, and gpulab's
+// own check of the schema (schema_check.h) agrees with Python's jsonschema on
+// tests/lab_schema/cases.json (check_lab_schema.py runs the same cases there).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -75,7 +75,7 @@ TEST_CASE("lab.json: an unknown key at any level is an error naming its path") {
   CHECK(checked > 6 * 7);
 }
 
-TEST_CASE("lab.json: the loader and the schema agree on tests/lab_schema/cases.json") {
+TEST_CASE("lab.json: gpulab and Python's jsonschema agree on tests/lab_schema/cases.json") {
   test::TempDir tmp;
   const json cases = json::parse(
       test::read_file(test::source_dir() / "tests" / "lab_schema" / "cases.json"))["cases"];

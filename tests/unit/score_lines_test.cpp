@@ -9,7 +9,6 @@
 #include <cctype>
 #include <sstream>
 
-#include "lab/lab_json_reader.h"
 #include "package/submission_policy.h"
 #include "report/classroom_report.h"
 #include "report/gradescope_report.h"
@@ -67,8 +66,7 @@ bool says(const std::string& text, const std::string& figure) {
 
 gpulab::GradescopePolicy policy() {
   return gpulab::GradescopePolicy::parse(
-      {{"late_penalty", {{"per_day", 0.1}}}, {"submission_limit", 2}},
-      gpulab::LabJsonReader("lab.json"));
+      {{"late_penalty", {{"per_day", 0.1}}}, {"submission_limit", 2}});
 }
 
 // `r` (by default `graded()`) with the course's policy applied from a metadata file: submitted

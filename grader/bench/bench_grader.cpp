@@ -171,11 +171,19 @@ class GraderBench {
       r["max_score"] = m.report.max_score();
       // The rounds each timed test took (lab_timing.h: they stop early where they agree): the
       // timing phase's seconds follow them.
-      json rounds = json::object();
-      for (const Test& t : m.report.tests)
+      // And what a timed sample costs beyond its call (the reference's median share of the
+      // outside clock's window: loading the sample's inputs, handing over its outputs).
+      json rounds = json::object(), shares = json::object();
+      for (const Test& t : m.report.tests) {
         if (const auto it = t.extra.find(kStudentSamplesKey); it != t.extra.end() && it->is_array())
           rounds[t.name] = it->size();
+        if (const json* clock =
+                t.extra.contains("outside_clock") ? &t.extra["outside_clock"] : nullptr;
+            clock && clock->contains("reference_share_ms_median"))
+          shares[t.name] = (*clock)["reference_share_ms_median"];
+      }
       r["timed_rounds"] = rounds;
+      r["sample_share_ms"] = shares;
       j["runs"].push_back(r);
     }
     std::ofstream(o_.json_out) << j.dump(2) << "\n";

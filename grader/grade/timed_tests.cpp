@@ -69,6 +69,7 @@ nlohmann::json outside_clock_record(const TimedTests::Rounds& m) {
   if (!m.excess_ms.empty()) {
     j["excess_ms_median"] = median(m.excess_ms);
     j["excess_ms_max"] = *std::max_element(m.excess_ms.begin(), m.excess_ms.end());
+    j["reference_share_ms_median"] = median(m.share_ms);
   }
   return j;
 }
@@ -79,7 +80,10 @@ double TimedTests::Rounds::counted(const PartSpec& part, const std::vector<Sampl
                                    const std::vector<SampleClock>& reference) {
   const OutsideChecked c = outside_checked(part.gpu, student, reference);
   ++runs;
-  if (!reference.empty()) excess_ms.push_back(c.excess_ms);
+  if (!reference.empty()) {
+    excess_ms.push_back(c.excess_ms);
+    share_ms.push_back(c.share_ms);
+  }
   if (c.contradicted) {
     ++contradicted;
     if (c.bound_ms - median(inside_ms(student)) > worst_bound_ms - worst_inside_ms) {

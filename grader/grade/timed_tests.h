@@ -39,10 +39,10 @@ class TimedTests {
     std::string failed;  // non-empty: a timed run failed or its outputs were wrong; why
     // The student's timed runs whose inside times the outside clock contradicted, of all timed,
     // the one it contradicted most (its median inside time and the outside bound), and each
-    // run's median excess (outside_clock.h).
+    // run's median excess and the reference's median share beside it (outside_clock.h).
     int contradicted = 0, runs = 0;
     double worst_inside_ms = 0, worst_bound_ms = 0;
-    std::vector<double> excess_ms;
+    std::vector<double> excess_ms, share_ms;
     // What a student's timed run counts (its samples `student`, the reference's on the same
     // samples `reference`), as outside_checked allows it.
     double counted(const PartSpec& part, const std::vector<SampleClock>& student,

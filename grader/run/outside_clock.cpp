@@ -26,6 +26,7 @@ OutsideChecked outside_checked(bool gpu_part, const std::vector<SampleClock>& st
   c.bound_ms = median(beyond_share) -
                (kShareNoise * median(share) + (gpu_part ? kWallSlackMs : kCpuSlackMs));
   c.excess_ms = median(excess);
+  c.share_ms = median(share);
   c.contradicted = c.bound_ms > c.ms;
   c.ms = std::max(c.ms, c.bound_ms);
   return c;

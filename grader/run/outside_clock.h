@@ -38,6 +38,10 @@ struct OutsideChecked {
   // and the inside time together: about 0 for an honest run, the work done off the clock for
   // one that forged its times.
   double excess_ms = 0;
+  // The median over the samples of the reference's share: the harness's own work in a sample's
+  // window (loading its inputs, poisoning and handing over its outputs), what a timed sample
+  // costs beyond the call itself (docs/PERF.md).
+  double share_ms = 0;
 };
 
 // The student's timed run `student` (one SampleClock per sample), held to the reference's run

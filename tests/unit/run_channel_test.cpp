@@ -181,6 +181,7 @@ TEST_CASE("the outside clock holds a timed run to its windows less the reference
   CHECK_FALSE(c.contradicted);
   CHECK(c.ms == 40);
   CHECK(c.excess_ms == doctest::Approx(0));
+  CHECK(c.share_ms == doctest::Approx(100));  // what a sample costs beyond its call
   // A run whose record claims 1 ms a call while each window held 400 ms of work.
   const Run forged = {{1, 1, 500, 480}, {1, 1, 500, 480}, {1, 1, 500, 480}};
   c = gpulab::outside_checked(true, forged, reference);
@@ -192,6 +193,7 @@ TEST_CASE("the outside clock holds a timed run to its windows less the reference
   c = gpulab::outside_checked(false, forged, reference);
   CHECK(c.contradicted);
   CHECK(c.ms == doctest::Approx(480 - 96 - cpu_room));
+  CHECK(c.share_ms == doctest::Approx(96));
   // Work in another thread while the harness loads the inputs: more CPU time than wall time.
   const Run threaded = {{20, 20, 120, 400}, {20, 20, 120, 400}, {20, 20, 120, 400}};
   CHECK(gpulab::outside_checked(false, threaded, reference).contradicted);

@@ -38,7 +38,8 @@ struct Measured {
   std::string failed;  // non-empty: the grading failed, or the reference lost points; why
 };
 
-std::string seconds_text(double s) {
+// A table cell: seconds with one decimal, no unit (the column says it).
+std::string seconds_cell(double s) {
   return decimal_text(s, 1);
 }
 
@@ -101,7 +102,7 @@ class GraderBench {
     const auto t0 = std::chrono::steady_clock::now();
     const ProcessResult p = run_process(po);
     m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out_ << " " << seconds_text(m.wall_s) << " s\n" << std::flush;
+    out_ << " " << seconds_cell(m.wall_s) << " s\n" << std::flush;
     try {
       std::ifstream in(report);
       m.report = report_from_gpulab_json(json::parse(in));
@@ -127,14 +128,14 @@ class GraderBench {
     std::vector<std::vector<std::string>> rows;
     std::map<std::string, double> wall, phases;  // totals by cache, by "cache/phase"
     for (const auto& m : runs) {
-      std::vector<std::string> row = {m.lab, m.cache, seconds_text(m.wall_s)};
+      std::vector<std::string> row = {m.lab, m.cache, seconds_cell(m.wall_s)};
       wall[m.cache] += m.wall_s;
       for (size_t i = 0; i < kGradePhaseCount; ++i) {
         const std::string name = phase_name(static_cast<GradePhase>(i));
         const auto at = m.report.phase_seconds.find(name);
         const double s = at == m.report.phase_seconds.end() ? 0 : at->second;
         phases[m.cache + "/" + name] += s;
-        row.push_back(seconds_text(s));
+        row.push_back(seconds_cell(s));
       }
       row.push_back(m.failed.empty() ? format_points(m.report.final_score()) + "/" +
                                            format_points(m.report.max_score())
@@ -142,9 +143,9 @@ class GraderBench {
       rows.push_back(row);
     }
     for (const auto& [cache, s] : wall) {
-      std::vector<std::string> row = {"all", cache, seconds_text(s)};
+      std::vector<std::string> row = {"all", cache, seconds_cell(s)};
       for (size_t i = 0; i < kGradePhaseCount; ++i)
-        row.push_back(seconds_text(phases[cache + "/" + phase_name(static_cast<GradePhase>(i))]));
+        row.push_back(seconds_cell(phases[cache + "/" + phase_name(static_cast<GradePhase>(i))]));
       row.push_back("");
       rows.push_back(row);
     }

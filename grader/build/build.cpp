@@ -39,7 +39,7 @@ constexpr size_t kIncludeListingLimit = size_t{16} << 20;
 // command line has a limit.
 constexpr size_t kDemangledAtOnce = 256;
 // Findings quoted in full in the build's message; the rest are counted.
-constexpr size_t kFindingsShown = 10;
+constexpr size_t kBuildFindingsShown = 10;
 // What a report quotes of a compiler's output: its start, where the first errors are.
 constexpr size_t kCompilerOutputQuoted = 16 * 1024;
 
@@ -167,7 +167,7 @@ std::string refused_definitions(const LabConfig& lab, const std::filesystem::pat
   startup += forbidden;
   if (findings.empty()) return startup;
   std::vector<std::string> names;
-  for (size_t i = 0; i < findings.size() && i < kFindingsShown; ++i)
+  for (size_t i = 0; i < findings.size() && i < kBuildFindingsShown; ++i)
     names.push_back(findings[i].second.symbol);
   const std::vector<std::string> shown = demangled(names, run);
   std::string message;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "os/process.h"
+#include "text/joined_words.h"
 
 namespace gpulab {
 
@@ -149,12 +150,6 @@ std::string fill_template(std::string text,
   if (std::regex_search(text, left, std::regex("@[A-Z_]+@")))
     throw std::runtime_error(what + " has a placeholder gpulab does not fill: " + left.str());
   return text;
-}
-
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 }  // namespace gpulab

@@ -38,8 +38,4 @@ std::string fill_template(std::string text,
                           const std::vector<std::pair<std::string, std::string>>& values,
                           const std::string& what);
 
-// `text` as one word of a shell script, whatever it holds (a template's value that is any text,
-// such as the instructor's hidden seed).
-std::string shell_quote(const std::string& text);
-
 }  // namespace gpulab

@@ -14,7 +14,7 @@ struct LogicalLine {
 };
 
 // Blanks to the compiler: g++ also skips a NUL, with a warning.
-bool blank(char c) {
+bool compiler_blank(char c) {
   return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\0';
 }
 
@@ -39,7 +39,7 @@ size_t splice_length(const std::string& s, size_t i) {
   } else {
     return 0;
   }
-  while (j < s.size() && blank(s[j])) ++j;
+  while (j < s.size() && compiler_blank(s[j])) ++j;
   const size_t n = newline_length(s, j);
   return n ? j + n - i : 0;
 }
@@ -68,7 +68,7 @@ std::vector<LogicalLine> logical_lines(const std::string& source) {
 // Past blanks and whole /* */ comments on the line, from `at`.
 size_t skip_space(const std::string& t, size_t at) {
   for (;;) {
-    while (at < t.size() && blank(t[at])) ++at;
+    while (at < t.size() && compiler_blank(t[at])) ++at;
     if (t.compare(at, 2, "/*") != 0) return at;
     const size_t end = t.find("*/", at + 2);
     if (end == std::string::npos) return t.size();

@@ -2,16 +2,14 @@
 
 #include <sstream>
 
+#include "text/text_edits.h"
+
 namespace gpulab {
 
 namespace {
 
 // sim/runtime/settings.h's gpulab_sim::detail::reload_settings(), mangled.
 constexpr const char* kReloadSettings = "_ZN10gpulab_sim6detail15reload_settingsEv";
-
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
 
 // Why a section would run code before the runtime's settings are read; "" when it would not.
 std::string early_section(const ElfSection& s) {

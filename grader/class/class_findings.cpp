@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "text/safe_text.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
@@ -53,12 +54,6 @@ size_t number_end(const std::string& s, size_t i) {
       for (j = k; is_digit(s, j);) ++j;
   }
   return j;
-}
-
-std::string trimmed(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 // `text`'s runs of white space as one space, none at either end.

@@ -59,7 +59,7 @@ std::string histogram_svg(const std::vector<double>& fractions) {
 // The most common messages of a test, and the findings of a lab, shown; the rest are in
 // class-findings.csv.
 constexpr size_t kMessagesShown = 3;
-constexpr size_t kFindingsShown = 10;
+constexpr size_t kClassFindingsShown = 10;
 
 std::string students_of(int n, int of) {
   return std::to_string(n) + " of " + std::to_string(of);
@@ -92,15 +92,15 @@ std::string findings_html(const LabFindings& view) {
   if (view.findings.empty()) return s;
   s += "<p>The CPU backend's findings, by kind and line of code:</p>\n<table>\n<tr><th>kind</th>"
        "<th>part</th><th>where (one student's)</th><th>students</th></tr>\n";
-  for (size_t i = 0; i < view.findings.size() && i < kFindingsShown; ++i) {
+  for (size_t i = 0; i < view.findings.size() && i < kClassFindingsShown; ++i) {
     const FindingGroup& f = view.findings[i];
     s += "<tr><td>" + html_escape(f.kind) + "</td><td>" + html_escape(f.part) + "</td><td>" +
          html_escape(f.where) +
          (f.source.empty() ? std::string() : ": <code>" + html_escape(f.source) + "</code>") +
          "</td><td class=\"num\">" + students_of(f.students, view.graded) + "</td></tr>\n";
   }
-  if (view.findings.size() > kFindingsShown)
-    s += "<tr><td colspan=\"4\">and " + std::to_string(view.findings.size() - kFindingsShown) +
+  if (view.findings.size() > kClassFindingsShown)
+    s += "<tr><td colspan=\"4\">and " + std::to_string(view.findings.size() - kClassFindingsShown) +
          " more (class-findings.csv)</td></tr>\n";
   return s + "</table>\n";
 }

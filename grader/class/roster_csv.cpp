@@ -7,18 +7,13 @@
 
 #include "text/csv_text.h"
 #include "text/letter_case.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
 namespace {
 
 constexpr const char* kColumns[] = {"id", "name", "email", "section", "folder"};
-
-std::string trimmed(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
 
 }  // namespace
 

@@ -28,7 +28,6 @@ using namespace class_files;
 
 namespace {
 
-constexpr const char* kSeedFile = "hidden-seed";
 constexpr const char* kJobsFile = "jobs.json";  // the ids of the last submission
 constexpr const char* kTaskScript = "task.sh";
 constexpr const char* kMergeScript = "merge.sh";
@@ -39,12 +38,6 @@ constexpr double kPollS = 2;
 // Beyond gpulab's own variables (environment_help.h), what a task needs of the instructor's
 // environment: programs found as on the login node (nvcc, bwrap, sbatch's own), a home, a locale.
 constexpr const char* kTaskBaseVariables[] = {"PATH", "HOME", "LANG"};
-
-std::string shell_quote(const std::string& word) {
-  std::string q = "'";
-  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 fs::path gpulab_binary() {
   return fs::read_symlink("/proc/self/exe");
@@ -67,7 +60,7 @@ void write_seed_file(const fs::path& file, const std::string& seed) {
 // Refuses a file others could read, and one that is not the plan's seed.
 std::optional<std::string> read_seed_file(const SlurmPlan& plan) {
   if (plan.seed_fingerprint == seed_fingerprint(std::nullopt)) return std::nullopt;
-  const fs::path file = slurm_dir(plan.options.out) / kSeedFile;
+  const fs::path file = slurm_dir(plan.options.out) / kHiddenSeedFileName;
   struct stat st {};
   if (lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
     throw std::runtime_error("grade-all --slurm-task: " + file.string() +
@@ -308,9 +301,9 @@ int submit_to_slurm(const GradeAllOptions& options, const SlurmOptions& slurm, s
     plan.todo.push_back(std::move(j));
   }
   if (seed) {
-    write_seed_file(dir / kSeedFile, *seed);
+    write_seed_file(dir / kHiddenSeedFileName, *seed);
   } else {
-    fs::remove(dir / kSeedFile);
+    fs::remove(dir / kHiddenSeedFileName);
   }
   // One dataset cache for the class, its owner's alone (hidden datasets are in it).
   fs::create_directories(o.out / kCache);

@@ -13,7 +13,7 @@ constexpr const char* kPlanFormat = "gpulab grade-all slurm plan 1";
 
 // The value of `key` in `j`, as a T; throws naming the key where it is missing or not a T.
 template <typename T>
-T field(const json& j, const char* key) {
+T plan_field(const json& j, const char* key) {
   try {
     return j.at(key).get<T>();
   } catch (const json::exception&) {
@@ -84,42 +84,42 @@ SlurmPlan plan_from_json(const json& j) {
                                          "not \"") +
                              kPlanFormat + "\"): submit again with grade-all --slurm");
   SlurmPlan p;
-  const json o = field<json>(j, "options");
-  p.options.roster = field<std::string>(o, "roster");
-  p.options.out = field<std::string>(o, "out");
-  p.options.roster_csv = field<std::string>(o, "roster_csv");
-  p.options.canvas_assignments = field<std::vector<std::string>>(o, "canvas_assignments");
-  p.options.labs = field<std::vector<std::string>>(o, "labs");
-  const std::string backend = field<std::string>(o, "backend");
+  const json o = plan_field<json>(j, "options");
+  p.options.roster = plan_field<std::string>(o, "roster");
+  p.options.out = plan_field<std::string>(o, "out");
+  p.options.roster_csv = plan_field<std::string>(o, "roster_csv");
+  p.options.canvas_assignments = plan_field<std::vector<std::string>>(o, "canvas_assignments");
+  p.options.labs = plan_field<std::vector<std::string>>(o, "labs");
+  const std::string backend = plan_field<std::string>(o, "backend");
   if (const std::optional<Backend> b = backend_named(backend))
     p.options.backend = *b;
   else
     throw std::runtime_error("grade-all: plan.json: \"backend\" is \"" + backend +
                              "\", no backend of this gpulab");
-  p.options.performance = field<bool>(o, "performance");
-  p.options.require_gpu = field<bool>(o, "require_gpu");
-  p.options.allow_unsandboxed = field<bool>(o, "allow_unsandboxed");
-  p.options.submission_timeout_s = field<double>(o, "submission_timeout_s");
-  const json s = field<json>(j, "slurm");
-  p.slurm.partition = field<std::string>(s, "partition");
-  p.slurm.gres = field<std::string>(s, "gres");
-  p.slurm.max_parallel = field<unsigned>(s, "max_parallel");
-  p.slurm.per_task = field<unsigned>(s, "per_task");
+  p.options.performance = plan_field<bool>(o, "performance");
+  p.options.require_gpu = plan_field<bool>(o, "require_gpu");
+  p.options.allow_unsandboxed = plan_field<bool>(o, "allow_unsandboxed");
+  p.options.submission_timeout_s = plan_field<double>(o, "submission_timeout_s");
+  const json s = plan_field<json>(j, "slurm");
+  p.slurm.partition = plan_field<std::string>(s, "partition");
+  p.slurm.gres = plan_field<std::string>(s, "gres");
+  p.slurm.max_parallel = plan_field<unsigned>(s, "max_parallel");
+  p.slurm.per_task = plan_field<unsigned>(s, "per_task");
   if (p.slurm.per_task == 0)
     throw std::runtime_error("grade-all: plan.json: \"per_task\" is 0: at least 1");
-  p.slurm.time_limit_min = field<unsigned>(s, "time_limit_min");
-  p.slurm.sbatch_args = field<std::vector<std::string>>(s, "sbatch_args");
-  p.seed_fingerprint = field<std::string>(j, "hidden_seed");
-  for (const json& t : field<json>(j, "todo")) {
+  p.slurm.time_limit_min = plan_field<unsigned>(s, "time_limit_min");
+  p.slurm.sbatch_args = plan_field<std::vector<std::string>>(s, "sbatch_args");
+  p.seed_fingerprint = plan_field<std::string>(j, "hidden_seed");
+  for (const json& t : plan_field<json>(j, "todo")) {
     ClassJob job;
-    job.lab = field<std::string>(t, "lab");
-    job.student = field<std::string>(t, "student");
-    job.submission = field<std::string>(t, "submission");
-    job.key = field<json>(t, "key");
+    job.lab = plan_field<std::string>(t, "lab");
+    job.student = plan_field<std::string>(t, "student");
+    job.submission = plan_field<std::string>(t, "submission");
+    job.key = plan_field<json>(t, "key");
     job.dir = class_job_dir(p.options.out, job.lab, job.student);
     p.todo.push_back(std::move(job));
   }
-  for (const json& e : field<json>(j, "everyone")) {
+  for (const json& e : plan_field<json>(j, "everyone")) {
     if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_string())
       throw std::runtime_error("grade-all: plan.json: \"everyone\" holds " + e.dump() +
                                ", not [lab, student]");

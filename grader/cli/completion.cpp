@@ -3,14 +3,11 @@
 #include <set>
 
 #include "lab/lab_config.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
 
 // The choices a CLI::IsMember check allows, read back from its description ("{cuda,sim}").
 std::vector<std::string> member_choices(CLI::Option* opt) {

@@ -15,6 +15,7 @@
 #include "os/exit_status.h"
 #include "stats.h"
 #include "text/nearest_name.h"
+#include "text/number_text.h"
 #include "text/text_table.h"
 
 namespace gpulab {
@@ -31,12 +32,6 @@ struct Timing {
   TimedTests::Rounds m;
   std::string result = "not timed";  // DatasetRow::result of the student's checks
 };
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 std::vector<const PartSpec*> selected_parts(const LabConfig& lab, const TimeOptions& o) {
   std::vector<std::string> names;
@@ -89,7 +84,7 @@ std::string no_gpu_timing(Backend backend, bool cuda_built, const DeviceInfo& de
 }
 
 std::string ms(double v) {
-  return v >= 0 ? fmt("%.4g", v) : "-";
+  return v >= 0 ? printf_text("%.4g", v) : "-";
 }
 
 void print(const LabConfig& lab, const std::vector<Timing>& timings, bool reference,
@@ -102,7 +97,7 @@ void print(const LabConfig& lab, const std::vector<Timing>& timings, bool refere
     const double s = timed ? median(m.student) : -1;
     const double r = timed && reference ? median(m.reference) : -1;
     const std::string ratio =
-        timed && reference ? fmt("%.3f", time_ratio(m.student, m.reference)) : "-";
+        timed && reference ? printf_text("%.3f", time_ratio(m.student, m.reference)) : "-";
     rows.push_back({t.part->name, t.dataset->name, ms(s), ms(r), ratio,
                     std::to_string(m.student.size()),
                     timed                ? "right"
@@ -118,8 +113,8 @@ void print(const LabConfig& lab, const std::vector<Timing>& timings, bool refere
     const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack,
                                   m.reference_work > 0 ? m.reference_work : m.work);
     if (s < least)
-      notes += where + "your time is below what the hardware can do (" + fmt("%.4g ms", least) +
-               "): the grader would reject it as implausible.\n";
+      notes += where + "your time is below what the hardware can do (" +
+               printf_text("%.4g ms", least) + "): the grader would reject it as implausible.\n";
   }
   out << text_table({{"part"},
                      {"dataset"},

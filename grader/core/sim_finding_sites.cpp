@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "text/safe_text.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
@@ -34,12 +35,6 @@ std::optional<fs::path> inside(const fs::path& root, const std::string& relative
   std::error_code ec;
   if (!fs::is_regular_file(fs::symlink_status(at, ec))) return std::nullopt;
   return at;
-}
-
-std::string trimmed(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r\n\f\v") - first + 1);
 }
 
 // Line `line` (from 1) of `file`, trimmed and cut short; empty where there is none.

@@ -6,17 +6,11 @@
 #include <vector>
 
 #include "core/sim_finding_kinds.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
 namespace {
-
-// Each occurrence of `prefix` in `s` removed.
-std::string without(std::string s, const std::string& prefix) {
-  for (size_t at; !prefix.empty() && (at = s.find(prefix)) != std::string::npos;)
-    s.erase(at, prefix.size());
-  return s;
-}
 
 // `s` with each hexadecimal address (0x...) as "0x?": two findings that differ only in where
 // memory happened to lie are one to the student.

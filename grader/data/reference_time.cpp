@@ -41,11 +41,11 @@ nlohmann::json read_json(const std::filesystem::path& file) {
 }
 
 // Where the time for `run` on `d` is kept, and what the file must say it is for.
-struct Kept {
+struct KeptTimes {
   std::filesystem::path file;
   nlohmann::json key;
 
-  Kept(const DatasetDirs& d, const ReferenceRun& run) {
+  KeptTimes(const DatasetDirs& d, const ReferenceRun& run) {
     const nlohmann::json dataset = read_json(d.input / "meta.json");
     if (dataset.is_null())
       throw std::runtime_error("the dataset " + d.name + " has no readable " +
@@ -72,12 +72,12 @@ struct Kept {
 }  // namespace
 
 std::optional<double> kept_reference_cpu_time(const DatasetDirs& d, const ReferenceRun& run) {
-  return Kept(d, run).read();
+  return KeptTimes(d, run).read();
 }
 
 double reference_cpu_time(const DatasetDirs& d, const ReferenceRun& run,
                           const std::function<double()>& measure) {
-  const Kept kept(d, run);
+  const KeptTimes kept(d, run);
   if (const auto s = kept.read()) return *s;
   const FileLock lock(kept.file.string() + ".lock");
   if (const auto s = kept.read()) return *s;  // measured by another grader while this one waited

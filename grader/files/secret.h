@@ -49,6 +49,10 @@ std::optional<std::string> hidden_secret(const std::optional<std::string>& given
 // (`echo S > file` means S). Throws, naming the file, where it cannot be read or is empty.
 std::string read_hidden_seed_file(const std::filesystem::path& file);
 
+// The secret's file beside what runs without the instructor there: a course platform's package
+// (Gradescope's) and a SLURM plan's folder, each readable by its owner alone.
+inline constexpr const char kHiddenSeedFileName[] = "hidden-seed";
+
 // The options whose value is the secret: gpulab grade's, grade-all's and package's
 // --hidden-seed, gpulab datasets' --seed.
 inline constexpr const char* kSecretOptions[] = {"--hidden-seed", "--seed"};

@@ -5,14 +5,11 @@
 
 #include "grade/error_map_files.h"
 #include "text/safe_text.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
 namespace {
-
-bool starts_with(const std::string& s, const char* prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
 
 bool dataset_line(const std::string& line) {
   return starts_with(line, "PASS ") || starts_with(line, "FAIL ");

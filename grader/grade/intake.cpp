@@ -14,6 +14,7 @@
 
 #include "files/archive_name.h"
 #include "files/archive_reader.h"
+#include "text/joined_words.h"
 #include "text/nearest_name.h"
 #include "text/safe_text.h"
 
@@ -31,16 +32,9 @@ struct Refusal {
 // Wrapping folders looked through at most (a/b/c/scan.cu is fine, deeper nesting is not).
 constexpr size_t kMaxWrapping = 8;
 
-std::string size_text(size_t bytes) {
+std::string limit_text(size_t bytes) {
   if (bytes % (size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
   return std::to_string(bytes >> 10) + " KiB";
-}
-
-std::string listed(const std::vector<std::string>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  return out;
 }
 
 // An entry's name as the student wrote it, quoted, with control characters escaped and a very
@@ -123,7 +117,7 @@ SizeLimit writeup_limit(const IntakeLimits& limits) {
 }
 
 Refusal too_large(const std::string& name, const SizeLimit& limit) {
-  return {shown(name) + " is larger than " + size_text(limit.bytes) + ", the limit for " +
+  return {shown(name) + " is larger than " + limit_text(limit.bytes) + ", the limit for " +
           limit.of};
 }
 
@@ -175,14 +169,14 @@ std::vector<Entry> read_entries(const fs::path& file, ArchiveFormat format, cons
   std::error_code ec;
   const auto bytes = fs::file_size(file, ec);
   if (!ec && bytes > limits.max_archive_bytes)
-    throw Refusal{"the archive is larger than " + size_text(limits.max_archive_bytes)};
+    throw Refusal{"the archive is larger than " + limit_text(limits.max_archive_bytes)};
   const char* kind = format == ArchiveFormat::zip ? ".zip" : ".tar.gz";
   std::vector<Entry> entries;
   std::set<std::string> seen;
   size_t unpacked = 0;
   try {
     ArchiveReader reader(file, format);
-    const Refusal too_much{"its files add up to more than " + size_text(limits.max_total_bytes) +
+    const Refusal too_much{"its files add up to more than " + limit_text(limits.max_total_bytes) +
                            " unpacked"};
     for (ArchiveEntry e; reader.next(e);) {
       if (entries.size() >= limits.max_entries)
@@ -438,7 +432,7 @@ Intake take_in_submission(const fs::path& submission, const IntakeSpec& spec, co
                    "Submit " + listed(spec.student_files) +
                    " on its own, or a folder, .zip or .tar.gz holding it (at the top or inside "
                    "one folder). Links, devices, pipes, paths with \"..\" and source files over " +
-                   size_text(limits.max_file_bytes) + " are refused.";
+                   limit_text(limits.max_file_bytes) + " are refused.";
   }
   return in;
 }

@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string size_text(uint64_t bytes) {
+std::string file_size_text(uint64_t bytes) {
   if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
@@ -63,8 +63,9 @@ Test keep_writeup(const LabConfig& lab, const IntakeSpec& spec, const Intake& in
       write_file_atomically(copy, *w.text);
       kept = true;
       t.extra["kept_as"] = copy.filename().string();
-      log << "write-up: " << file << " (" << size_text(w.bytes) << ") kept as " << copy.string()
-          << ", for the instructor to grade (" << points_text(lab.writeup->points) << " points)\n";
+      log << "write-up: " << file << " (" << file_size_text(w.bytes) << ") kept as "
+          << copy.string() << ", for the instructor to grade (" << points_text(lab.writeup->points)
+          << " points)\n";
     } catch (const std::exception& e) {
       log << "error (instructor): the write-up " << file << " could not be kept: " << e.what()
           << "\n";
@@ -86,7 +87,7 @@ Test keep_writeup(const LabConfig& lab, const IntakeSpec& spec, const Intake& in
         (other.empty() ? "" : " (\"" + other + "\" is there: the name must be " + file + ")") +
         ". " + what_to_do(lab);
   } else if (!w.text) {
-    t.output = file + (w.bytes ? " (" + size_text(w.bytes) + ")" : "") +
+    t.output = file + (w.bytes ? " (" + file_size_text(w.bytes) + ")" : "") +
                " was not kept: " + w.problem + ". " + what_to_do(lab);
   } else if (w.text->empty() || content_hash_of_bytes(*w.text) == template_fingerprint(lab, log)) {
     t.extra["template"] = !w.text->empty();
@@ -95,7 +96,7 @@ Test keep_writeup(const LabConfig& lab, const IntakeSpec& spec, const Intake& in
   } else {
     t.info = false;
     t.passed = true;
-    t.output = file + " (" + size_text(w.bytes) + ") was found and " +
+    t.output = file + " (" + file_size_text(w.bytes) + ") was found and " +
                (kept ? "kept for your instructor, who grades it"
                      : "is graded by your instructor, though the grader could not keep a copy "
                        "(tell them)") +

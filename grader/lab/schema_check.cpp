@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "text/joined_words.h"
 #include "text/nearest_name.h"
 
 namespace gpulab {
@@ -72,14 +73,6 @@ bool has_type(const Json& v, const std::string& type) {
   if (type == "boolean") return v.is_boolean();
   if (type == "null") return v.is_null();
   throw std::logic_error("labs/lab.schema.json: unknown type \"" + type + "\"");
-}
-
-// "a", "a or b", "a, b or c".
-std::string either(const std::vector<std::string>& words) {
-  std::string out;
-  for (size_t i = 0; i < words.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
-  return out;
 }
 
 // " from 1 to 1000", " > 0", " >= 1": the bounds `s` sets on a number.
@@ -206,7 +199,7 @@ class Checker {
     if (s.contains("enum")) {
       std::vector<std::string> values;
       for (const Json& e : s["enum"]) values.push_back(e.dump());
-      return either(values);
+      return listed(values, "or");
     }
     if (s.contains("const")) return s["const"].dump();
     if (!s.contains("type")) {
@@ -214,12 +207,12 @@ class Checker {
       if (s.contains("oneOf")) {
         std::vector<std::string> alternatives;
         for (const Json& alt : s["oneOf"]) alternatives.push_back(describe(alt));
-        return either(alternatives);
+        return listed(alternatives, "or");
       }
       if (s.contains("required")) {
         std::vector<std::string> keys;
         for (const Json& k : s["required"]) keys.push_back(k.dump());
-        return "an object with " + either(keys);
+        return "an object with " + listed(keys, "or");
       }
       return "valid";
     }

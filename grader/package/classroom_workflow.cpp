@@ -10,6 +10,7 @@
 
 #include "build/dist_policy.h"
 #include "os/platform_time.h"
+#include "text/joined_words.h"
 #include "text/nearest_name.h"
 
 namespace gpulab {
@@ -29,14 +30,6 @@ std::string read_template(const std::filesystem::path& file) {
 
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// "a", "a and b", "a, b and c".
-std::string listed(const std::vector<std::string>& names) {
-  std::string s;
-  for (size_t i = 0; i < names.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return s;
 }
 

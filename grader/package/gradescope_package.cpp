@@ -6,6 +6,7 @@
 
 #include "build/dist_policy.h"
 #include "files/paths.h"
+#include "files/secret.h"
 #include "lab/lab_config.h"
 #include "text/number_text.h"
 
@@ -14,7 +15,6 @@ namespace gpulab {
 namespace {
 
 // The hidden seed's file at the package's root: /autograder/source/hidden-seed on Gradescope.
-constexpr const char* kSeedFile = "hidden-seed";
 
 std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -43,7 +43,7 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
   const std::vector<std::pair<std::string, std::string>> values = {
       {"GPULAB_LAB", lab},
       {"GPULAB_VERSION", GPULAB_VERSION},
-      {"GPULAB_SEED_FILE", kSeedFile},
+      {"GPULAB_SEED_FILE", kHiddenSeedFileName},
       {"GPULAB_PLATFORM_TIMEOUT", printf_text("%g", timeout_s)},
       {"GPULAB_TIME_BUDGET", platform_time_budget_text(timeout_s)}};
   std::vector<ArchiveFile> files;
@@ -57,7 +57,7 @@ int make_gradescope_package(const std::string& lab, const std::string& hidden_se
   // In a file of its own, as given, which run_autograder makes root's alone before any student
   // code runs; never in a script (Gradescope copies run_autograder, with whatever mode it gives
   // the copy) nor on a command line.
-  files.push_back({kSeedFile, hidden_seed, false});
+  files.push_back({kHiddenSeedFileName, hidden_seed, false});
   const auto sources = select_files(Bundle::gradescope, tracked_files(paths.source));
   for (auto& f : read_bundle(paths.source, sources, "gpulab/")) files.push_back(std::move(f));
   write_archive(out, files);

@@ -16,7 +16,7 @@ double most(const BarChart& b) {
 }
 
 // The text of an axis value: whole numbers, as they are counts.
-std::string count_text(double v) {
+std::string bar_value_text(double v) {
   return std::to_string(std::llround(v));
 }
 
@@ -57,7 +57,7 @@ void draw(Canvas& c, const BarChart& b) {
     for (int k = 0; k <= 5; ++k) ticks.push_back(top_value * k / 5);
   for (double v : ticks) {
     c.line(b.left, b.y(v), b.left + b.width, b.y(v), kGrid);
-    c.text(b.left - 6, b.y(v) + 4, count_text(v), 11, Anchor::end);
+    c.text(b.left - 6, b.y(v) + 4, bar_value_text(v), 11, Anchor::end);
   }
   const double w = b.width / std::max<size_t>(b.values.size(), 1);
   for (size_t k = 0; k < b.values.size(); ++k) {

@@ -59,7 +59,7 @@ double text_width(const std::string& s, double size) {
   return 0.56 * size * static_cast<double>(s.size());
 }
 
-std::string count_text(size_t n, const char* one, const char* many) {
+std::string counted(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
@@ -139,8 +139,7 @@ MapWords words_of(const ErrorMapInput& in, const Tally& t, const Blocks& b, size
             std::to_string(nx) + " x " + std::to_string(ny) + " values)";
   w.counts =
       std::to_string(t.over) + " of " + std::to_string(nx * ny * nz) + " values over the bound";
-  if (t.not_finite)
-    w.counts += ", " + count_text(t.not_finite, "NaN or infinity", "NaN or infinite");
+  if (t.not_finite) w.counts += ", " + counted(t.not_finite, "NaN or infinity", "NaN or infinite");
   if (t.unwritten) w.counts += ", " + std::to_string(t.unwritten) + " never written";
   w.counts += " (" + std::to_string(t.best_plane_over) + " of these in this plane)";
   w.outlined = "outlined: the worst, at " + index_string(t.worst.index, in.shape) + ": " +

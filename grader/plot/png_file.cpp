@@ -22,7 +22,7 @@ thread_local char last_error[256];
 }
 void ignore_warning(png_structp, png_const_charp) {}
 
-void append(png_structp png, png_bytep data, png_size_t size) {
+void png_append(png_structp png, png_bytep data, png_size_t size) {
   static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), size);
 }
 void flush(png_structp) {}
@@ -44,7 +44,7 @@ std::string png_bytes(const RgbImage& image) {
   if (!info) throw std::runtime_error("libpng: cannot make an info struct");
   std::string out;
   if (setjmp(png_jmpbuf(png))) throw std::runtime_error(last_error);
-  png_set_write_fn(png, &out, append, flush);
+  png_set_write_fn(png, &out, png_append, flush);
   png_set_IHDR(png, info, image.width, image.height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, 9);

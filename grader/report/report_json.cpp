@@ -33,7 +33,7 @@ const json& value_at(const json& j, const char* key, const std::string& where) {
 }
 
 template <typename T>
-T field(const json& j, const char* key, const std::string& where) {
+T report_field(const json& j, const char* key, const std::string& where) {
   try {
     return value_at(j, key, where).get<T>();
   } catch (const json::exception&) {
@@ -75,8 +75,9 @@ std::vector<T> each_of(const json& j, const char* key, const std::string& at, Re
 
 std::vector<SimFindingSite> sim_findings_from(const json& test, const std::string& at) {
   return each_of<SimFindingSite>(test, "sim_findings", at, [](const json& e, const std::string& w) {
-    return SimFindingSite{field<std::string>(e, "kind", w), field<std::string>(e, "file", w),
-                          field<int>(e, "line", w), field<std::string>(e, "source", w)};
+    return SimFindingSite{report_field<std::string>(e, "kind", w),
+                          report_field<std::string>(e, "file", w), report_field<int>(e, "line", w),
+                          report_field<std::string>(e, "source", w)};
   });
 }
 
@@ -94,12 +95,12 @@ json review_flags_json(const std::vector<ReviewFlagSite>& sites) {
 
 std::vector<ReviewFlagSite> review_flags_from(const json& test, const std::string& at) {
   return each_of<ReviewFlagSite>(test, "review_flags", at, [](const json& e, const std::string& w) {
-    return ReviewFlagSite{field<std::string>(e, "flag", w),
-                          field<std::string>(e, "file", w),
-                          field<int>(e, "line", w),
-                          field<int>(e, "count", w),
-                          field<std::string>(e, "matched", w),
-                          field<std::string>(e, "source", w)};
+    return ReviewFlagSite{report_field<std::string>(e, "flag", w),
+                          report_field<std::string>(e, "file", w),
+                          report_field<int>(e, "line", w),
+                          report_field<int>(e, "count", w),
+                          report_field<std::string>(e, "matched", w),
+                          report_field<std::string>(e, "source", w)};
   });
 }
 
@@ -162,22 +163,23 @@ Report report_from_gpulab_json(const json& j) {
   if (!j.is_object() || j.value("format", "") != kGpulabReportFormat)
     throw std::runtime_error("not a gpulab report (its \"format\" is not \"" +
                              std::string(kGpulabReportFormat) + "\")");
-  if (field<int>(j, "version", kTopLevel) != kGpulabReportVersion)
+  if (report_field<int>(j, "version", kTopLevel) != kGpulabReportVersion)
     throw std::runtime_error("gpulab report: version " + j["version"].dump() +
                              ", this gpulab reads version " + std::to_string(kGpulabReportVersion));
   Report r;
-  const auto outcome = outcome_named(field<std::string>(j, "outcome", kTopLevel));
+  const auto outcome = outcome_named(report_field<std::string>(j, "outcome", kTopLevel));
   if (!outcome) throw std::runtime_error("gpulab report: outcome " + j["outcome"].dump());
   r.outcome = *outcome;
   if (const json& a = value_at(j, "adjustment", kTopLevel); !a.is_null()) {
-    r.adjustment = ScoreAdjustment{field<double>(a, "score", "adjustment."),
-                                   field<std::string>(a, "why", "adjustment."), std::nullopt};
+    r.adjustment =
+        ScoreAdjustment{report_field<double>(a, "score", "adjustment."),
+                        report_field<std::string>(a, "why", "adjustment."), std::nullopt};
     // Optional: reports written before the reason named no points have none.
     if (a.contains("late_fraction") && !a["late_fraction"].is_null())
-      r.adjustment->late_fraction = field<double>(a, "late_fraction", "adjustment.");
+      r.adjustment->late_fraction = report_field<double>(a, "late_fraction", "adjustment.");
   }
-  r.output = field<std::string>(j, "output", kTopLevel);
-  r.execution_time_s = field<double>(j, "execution_time_s", kTopLevel);
+  r.output = report_field<std::string>(j, "output", kTopLevel);
+  r.execution_time_s = report_field<double>(j, "execution_time_s", kTopLevel);
   r.environment = value_at(j, "environment", kTopLevel);
   // Optional: reports written before gpulab timed its phases have none.
   if (j.contains("phase_seconds")) {
@@ -185,28 +187,29 @@ Report report_from_gpulab_json(const json& j) {
     if (!phases.is_object())
       throw std::runtime_error("gpulab report: phase_seconds is not an object");
     for (const auto& item : phases.items())
-      r.phase_seconds[item.key()] = field<double>(phases, item.key().c_str(), "phase_seconds.");
+      r.phase_seconds[item.key()] =
+          report_field<double>(phases, item.key().c_str(), "phase_seconds.");
   }
   // Optional: reports written before gpulab measured its memory have none.
   if (j.contains("peak_memory_mib"))
-    r.peak_memory_mib = field<double>(j, "peak_memory_mib", kTopLevel);
-  r.grader_error = field<std::string>(j, "grader_error", kTopLevel);
-  r.stopped_by = field<int>(j, "stopped_by", kTopLevel);
-  r.hidden_tests_visibility = field<std::string>(j, "hidden_tests_visibility", kTopLevel);
+    r.peak_memory_mib = report_field<double>(j, "peak_memory_mib", kTopLevel);
+  r.grader_error = report_field<std::string>(j, "grader_error", kTopLevel);
+  r.stopped_by = report_field<int>(j, "stopped_by", kTopLevel);
+  r.hidden_tests_visibility = report_field<std::string>(j, "hidden_tests_visibility", kTopLevel);
   const json& tests_ = array_at(j, "tests", kTopLevel);
   for (size_t i = 0; i < tests_.size(); ++i) {
     const json& e = tests_[i];
     const std::string at = "tests[" + std::to_string(i) + "].";
     Test t;
-    t.name = field<std::string>(e, "name", at);
-    t.score = field<double>(e, "score", at);
-    t.max_score = field<double>(e, "max_score", at);
-    t.passed = field<bool>(e, "passed", at);
-    t.output = field<std::string>(e, "output", at);
-    t.visibility = field<std::string>(e, "visibility", at);
-    t.on_hidden_datasets = field<bool>(e, "on_hidden_datasets", at);
-    t.info = field<bool>(e, "info", at);
-    t.tags = field<std::vector<std::string>>(e, "tags", at);
+    t.name = report_field<std::string>(e, "name", at);
+    t.score = report_field<double>(e, "score", at);
+    t.max_score = report_field<double>(e, "max_score", at);
+    t.passed = report_field<bool>(e, "passed", at);
+    t.output = report_field<std::string>(e, "output", at);
+    t.visibility = report_field<std::string>(e, "visibility", at);
+    t.on_hidden_datasets = report_field<bool>(e, "on_hidden_datasets", at);
+    t.info = report_field<bool>(e, "info", at);
+    t.tags = report_field<std::vector<std::string>>(e, "tags", at);
     t.extra = value_at(e, "extra", at);
     // Optional: reports written before gpulab kept the findings structured have none.
     if (e.contains("sim_findings")) t.sim_findings = sim_findings_from(e, at);
@@ -218,21 +221,22 @@ Report report_from_gpulab_json(const json& j) {
   for (size_t i = 0; i < leaderboard_.size(); ++i) {
     const json& e = leaderboard_[i];
     const std::string at = "leaderboard[" + std::to_string(i) + "].";
-    r.leaderboard.push_back({field<std::string>(e, "name", at), field<double>(e, "value", at),
-                             field<std::string>(e, "order", at)});
+    r.leaderboard.push_back({report_field<std::string>(e, "name", at),
+                             report_field<double>(e, "value", at),
+                             report_field<std::string>(e, "order", at)});
   }
   const json& datasets_ = array_at(j, "datasets", kTopLevel);
   for (size_t i = 0; i < datasets_.size(); ++i) {
     const json& e = datasets_[i];
     const std::string at = "datasets[" + std::to_string(i) + "].";
     DatasetRow row;
-    row.part = field<std::string>(e, "part", at);
-    row.dataset = field<std::string>(e, "dataset", at);
-    row.result = field<std::string>(e, "result", at);
+    row.part = report_field<std::string>(e, "part", at);
+    row.dataset = report_field<std::string>(e, "dataset", at);
+    row.result = report_field<std::string>(e, "result", at);
     row.err_over_bound = number_from(e, "err_over_bound", at);
-    row.student_ms = field<double>(e, "student_ms", at);
-    row.reference_ms = field<double>(e, "reference_ms", at);
-    row.ratio = field<double>(e, "ratio", at);
+    row.student_ms = report_field<double>(e, "student_ms", at);
+    row.reference_ms = report_field<double>(e, "reference_ms", at);
+    row.ratio = report_field<double>(e, "ratio", at);
     r.rows.push_back(std::move(row));
   }
   return r;

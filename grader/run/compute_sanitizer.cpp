@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "text/safe_text.h"
+#include "text/text_edits.h"
 
 namespace gpulab {
 
@@ -17,7 +18,7 @@ namespace fs = std::filesystem;
 constexpr std::string_view kPrefix = "=========";
 // Distinct findings kept of one log, and the ones shown to the student.
 constexpr size_t kFindingsKept = 64;
-constexpr size_t kFindingsShown = 5;
+constexpr size_t kToolFindingsShown = 5;
 // A field read from the log: enough for a long C++ signature's start.
 constexpr size_t kFieldBytes = 200;
 
@@ -40,7 +41,7 @@ constexpr KindRule kKinds[] = {
     {"Unused memory", "", "unused memory"},
 };
 
-std::string field(std::string_view s) {
+std::string log_field(std::string_view s) {
   return safe_text(utf8_head(s, kFieldBytes));
 }
 
@@ -98,7 +99,7 @@ std::string short_name(std::string fn) {
   if (const size_t colons = fn.rfind("::"); colons != std::string::npos) fn.erase(0, colons + 2);
   if (const size_t space = fn.rfind(' '); space != std::string::npos) fn.erase(0, space + 1);
   if (fn.rfind("0x", 0) == 0) return {};
-  return field(fn);
+  return log_field(fn);
 }
 
 // "path:line" of a location line, "at <function>+0x70 in <path>:<line>" (or the older
@@ -112,7 +113,7 @@ std::string location(std::string_view line, std::string& function) {
     std::smatch m;
     if (!std::regex_match(rest, m, at_path)) continue;
     function = short_name(m[3].matched ? m[3].str() : std::string(line.substr(0, at)));
-    return field(m[1].str() + ":" + m[2].str());
+    return log_field(m[1].str() + ":" + m[2].str());
   }
   return {};
 }
@@ -146,7 +147,7 @@ SanitizerFinding begin_finding(std::string_view head, const std::string& tool) {
     f.count = 0;
     // "Race reported between Write access at ... in f.cu:4" holds its first location.
     const size_t at = text.find(" at ");
-    f.what = field(text.substr(0, at));
+    f.what = log_field(text.substr(0, at));
     if (at != std::string_view::npos) {
       std::string fn;
       const std::string first = location(text.substr(at + 1), fn);
@@ -154,7 +155,7 @@ SanitizerFinding begin_finding(std::string_view head, const std::string& tool) {
       f.function = fn;
     }
   } else {
-    f.what = field(text);
+    f.what = log_field(text);
   }
   return f;
 }
@@ -173,13 +174,6 @@ void keep(std::vector<SanitizerFinding>& found, SanitizerFinding f) {
       return;
     }
   if (found.size() < kFindingsKept) found.push_back(std::move(f));
-}
-
-// Each occurrence of `prefix` in `s` removed.
-std::string without(std::string s, const std::string& prefix) {
-  for (size_t at; !prefix.empty() && (at = s.find(prefix)) != std::string::npos;)
-    s.erase(at, prefix.size());
-  return s;
 }
 
 }  // namespace
@@ -320,7 +314,7 @@ std::string sanitizer_cut_short(const SanitizerReport& r, const ToolRunEnd& end)
 std::string describe_sanitizer_findings(const std::vector<SanitizerFinding>& found,
                                         const std::vector<std::string>& strip) {
   std::string out;
-  const size_t shown = std::min(found.size(), kFindingsShown);
+  const size_t shown = std::min(found.size(), kToolFindingsShown);
   const auto place = [&](std::string p) {
     for (const auto& prefix : strip) p = without(p, prefix);
     return p;

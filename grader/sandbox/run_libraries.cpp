@@ -18,7 +18,7 @@ bool is_driver_library(const std::string& name) {
          name.find(".so") != std::string::npos;
 }
 
-void append(std::vector<SystemFile>& to, const std::vector<SystemFile>& files) {
+void append_files(std::vector<SystemFile>& to, const std::vector<SystemFile>& files) {
   to.insert(to.end(), files.begin(), files.end());
 }
 
@@ -58,7 +58,7 @@ std::vector<SystemFile> driver_files(const fs::path& runner, const LibrarySearch
   }
   std::vector<SystemFile> out = system_files(driver);
   for (const LoadedFile& f : driver)
-    append(out, system_files(library_closure(f.file, search).files));
+    append_files(out, system_files(library_closure(f.file, search).files));
   return unique(out);
 }
 

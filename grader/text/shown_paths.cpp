@@ -6,7 +6,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool archive(const fs::path& p) {
+bool is_archive(const fs::path& p) {
   const std::string name = p.filename().string();
   for (const char* ext : {".zip", ".tar.gz", ".tgz"}) {
     const std::string e = ext;
@@ -32,7 +32,7 @@ std::string shown_folder(const fs::path& dir, const fs::path& cwd) {
 
 std::string shown_submission_prefix(const fs::path& submission, const fs::path& cwd) {
   if (fs::is_directory(submission)) return shown_folder(submission, cwd);
-  if (archive(submission)) return "";
+  if (is_archive(submission)) return "";
   return submission.has_parent_path() ? shown_folder(submission.parent_path(), cwd) : "";
 }
 

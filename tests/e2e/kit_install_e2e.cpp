@@ -13,10 +13,12 @@ namespace e2e {
 
 namespace {
 
-// The bar for the set-up: 5 minutes on a fresh 2-core machine (README, "Student install"), both
-// cores busy. Counted in CPU time, which other work on a shared machine inflates far less than
-// the clock (CI runs this suite alone all the same: tests/CMakeLists.txt).
-constexpr double kKitBuildCpuLimitS = 2 * 300;
+// The bar for the set-up (README, "Student install"): 450 s of CPU time, under 4 minutes of a
+// 2-core machine's clock. Counted in CPU time, which other work on a shared machine inflates far
+// less than the clock (CI runs this suite alone all the same: tests/CMakeLists.txt). It took 317 s
+// on 2026-12-06 (docs/PERF.md): the bar leaves room for a busier machine, not for a build that
+// compiles gpulab's libraries one file at a time again (620 s).
+constexpr double kKitBuildCpuLimitS = 450;
 
 struct Ran {
   gpulab::ProcessResult process;

@@ -12,6 +12,7 @@
 
 #include "os/process.h"
 #include "test_util.h"
+#include "text/joined_words.h"
 
 namespace {
 

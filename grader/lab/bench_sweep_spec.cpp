@@ -14,11 +14,11 @@ namespace {
 BenchSweep parse_one(const nlohmann::json& j, const std::string& where, const LabConfig& lab,
                      const LabJsonReader& r) {
   BenchSweep s;
-  s.name = j["name"].get<std::string>();
-  s.title = j["title"].get<std::string>();
-  s.axis = j["axis"].get<std::string>();
-  s.dataset = j["dataset"].get<std::string>();
-  s.parts = j["parts"].get<std::vector<std::string>>();
+  s.name = j.at("name").get<std::string>();
+  s.title = j.at("title").get<std::string>();
+  s.axis = j.at("axis").get<std::string>();
+  s.dataset = j.at("dataset").get<std::string>();
+  s.parts = j.at("parts").get<std::vector<std::string>>();
   const DatasetSpec* ds = nullptr;
   for (const auto& p : s.parts) {
     if (!lab.part(p)) r.fail(where + ".parts", "no part named \"" + p + "\"");
@@ -41,7 +41,7 @@ BenchSweep parse_one(const nlohmann::json& j, const std::string& where, const La
     if (s.params.contains(s.param))
       r.fail(where + ".params", "sets \"" + s.param + "\", the parameter the sweep varies");
   }
-  for (const auto& v : j["values"]) {
+  for (const auto& v : j.at("values")) {
     if (!s.values.empty() && v.get<long long>() <= s.values.back())
       r.fail(where + ".values", "must increase");
     s.values.push_back(v.get<long long>());

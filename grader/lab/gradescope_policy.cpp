@@ -16,11 +16,11 @@ GradescopePolicy GradescopePolicy::parse(const nlohmann::json& gs) {
   p.hidden_tests_visibility = gs.value("hidden_tests_visibility", p.hidden_tests_visibility);
   if (gs.contains("late_penalty")) {
     LatePenalty late;
-    late.per_day = gs["late_penalty"]["per_day"].get<double>();
-    late.max = gs["late_penalty"].value("max", late.max);
+    late.per_day = gs.at("late_penalty").at("per_day").get<double>();
+    late.max = gs.at("late_penalty").value("max", late.max);
     p.late_penalty = late;
   }
-  if (gs.contains("submission_limit")) p.submission_limit = gs["submission_limit"].get<int>();
+  if (gs.contains("submission_limit")) p.submission_limit = gs.at("submission_limit").get<int>();
   return p;
 }
 

@@ -42,7 +42,7 @@ LibraryPolicy parse_library_policy(const nlohmann::json& section, const LabJsonR
   for (const std::string& k : p.allowed)
     if (names(p.forbidden, k))
       r.fail("library.allowed_work", "\"" + k + "\" is forbidden_work too");
-  p.why = section["why"].get<std::string>();
+  p.why = section.at("why").get<std::string>();
   return p;
 }
 

@@ -132,11 +132,6 @@ class Checker {
       if (!s.get<bool>()) out.violation = SchemaViolation{where(path), "must not be given"};
       return out;
     }
-    for (const auto& [keyword, value] : s.items())
-      if (!known_keywords().count(keyword))
-        throw std::logic_error("labs/lab.schema.json uses \"" + keyword +
-                               "\", which gpulab's check of lab.json does not implement "
-                               "(grader/lab/schema_check.cpp)");
     if (s.contains("$ref") && merged(out, check(resolve(s["$ref"]), v, path))) return out;
     if (const auto why = own_failure(s, v)) {
       out.violation = fail(s, why->first, v, path, why->second);
@@ -350,10 +345,33 @@ class Checker {
   mutable std::map<std::string, std::regex> regexes_;
 };
 
+// Every keyword of `s` and of the subschemas under it is one the checker implements.
+void check_keywords(const Json& s, const std::string& pointer) {
+  if (s.is_boolean()) return;
+  if (!s.is_object()) throw std::logic_error("labs/lab.schema.json: " + pointer + " is no schema");
+  for (const auto& [keyword, value] : s.items()) {
+    const std::string at = pointer + "/" + keyword;
+    if (!known_keywords().count(keyword))
+      throw std::logic_error("labs/lab.schema.json uses \"" + keyword + "\" (" + at +
+                             "), which gpulab's check of lab.json does not implement "
+                             "(grader/lab/schema_check.cpp)");
+    if (keyword == "properties" || keyword == "$defs") {  // names, each a schema
+      for (const auto& [name, sub] : value.items()) check_keywords(sub, at + "/" + name);
+    } else if (keyword == "allOf" || keyword == "oneOf") {
+      for (size_t i = 0; i < value.size(); ++i)
+        check_keywords(value[i], at + "/" + std::to_string(i));
+    } else if (keyword == "items" || keyword == "additionalProperties" ||
+               keyword == "unevaluatedProperties" || keyword == "if" || keyword == "then") {
+      check_keywords(value, at);
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<SchemaViolation> schema_violation(const nlohmann::json& schema,
                                                 const nlohmann::json& doc) {
+  check_keywords(schema, "#");
   return Checker(schema).check(schema, doc, "").violation;
 }
 

@@ -8,8 +8,8 @@
 // write lab.json: "dataset_groups[0].datasets[1].seed: must be an integer >= 0". A subschema's
 // "errorMessage" (a string, or an object by keyword) words its own failures where the generic
 // words would not do; "{value}" in it is the offending value. A keyword this checker does not
-// implement is a std::logic_error the first time a schema holding it is used (every lab's load,
-// and a unit test), so the schema cannot grow a rule that gpulab would silently skip.
+// implement, anywhere in the schema, is a std::logic_error at every check (every lab's load, and
+// a unit test), so the schema cannot grow a rule that gpulab would silently skip.
 #pragma once
 
 #include <nlohmann/json.hpp>

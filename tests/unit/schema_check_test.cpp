@@ -149,6 +149,16 @@ TEST_CASE("schema check: a keyword it does not implement is refused, not skipped
   CHECK_THROWS_AS(schema_violation(json::parse(R"({"properties": {"a": {"format": "uri"}}})"),
                                    json::parse(R"({"a": "x"})")),
                   std::logic_error);
+  // Anywhere in the schema, also where no document reaches: a branch not taken, a definition
+  // nothing refers to.
+  CHECK_THROWS_AS(
+      schema_violation(json::parse(R"({"properties": {"a": {"maxItems": 2}}})"), json::object()),
+      std::logic_error);
+  CHECK_THROWS_AS(schema_violation(json::parse(R"({"$defs": {"unused": {"format": "uri"}}})"), 1),
+                  std::logic_error);
+  // A property named like a keyword is a name, not a keyword.
+  CHECK(said(json::parse(R"({"properties": {"format": {"type": "string"}}})"),
+             json::parse(R"({"format": "x"})")) == "");
   CHECK_THROWS_AS(schema_violation(json::parse(R"({"$ref": "#/$defs/none"})"), 1),
                   std::logic_error);
 }

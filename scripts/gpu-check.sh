@@ -12,7 +12,8 @@
 # whose shipped submissions carry expect.json files); BENCH_GRADER_ARGS the grader step's
 # (e.g. "--cold-only --labs scan"); BEFORE the grader-before step's older tree (a `git archive`
 # tarball: it is built beside this one and both are benched in turn, BENCH_GRADER_ARGS each,
-# ROUNDS times; GPULAB_COMPUTE_SANITIZER=/nonexistent leaves the tools out of both); LAB the
+# ROUNDS times; GPULAB_COMPUTE_SANITIZER=/nonexistent leaves the tools out of both; FIXED_ROUNDS
+# gives every timed test of both the same count of rounds); LAB the
 # tools step's lab too (default scan); ATTACKS the attacks step's adversarial
 # submissions (default: every timed one, "adversary": {"timed": true}, with its twin); SEEDS the
 # calibrate-scan step's hidden seeds (default 1 to 9).
@@ -63,6 +64,22 @@ for step in "${steps[@]}"; do
           cmake --build --preset cuda -j16 >"$out/build-before.log" 2>&1) ||
           { tail -20 "$out/build-before.log"; exit 1; }
       fi
+      # FIXED_ROUNDS=N: every timed test of both trees takes N rounds (each lab.json's "rounds"
+      # and "min_rounds", given for this step and put back after it), so that how soon rounds
+      # agree, which is chance, takes no part in the comparison.
+      fix_rounds() {  # $1: the tree; $2: "fix" or "restore"
+        for lab_json in "$1"/labs/*/lab.json; do
+          if [ "$2" = fix ]; then
+            cp "$lab_json" "$lab_json.orig"
+            python3 -c 'import json, sys
+p, n = sys.argv[1], int(sys.argv[2]); j = json.load(open(p)); t = j.setdefault("timing", {})
+t["rounds"] = t["min_rounds"] = n; json.dump(j, open(p, "w"), indent=2)' "$lab_json" "$FIXED_ROUNDS"
+          else
+            mv "$lab_json.orig" "$lab_json"
+          fi
+        done
+      }
+      if [ -n "${FIXED_ROUNDS:-}" ]; then fix_rounds . fix; fix_rounds $before fix; fi
       for i in $(seq "${ROUNDS:-2}"); do
         for tree in before this; do
           dir=.; [ $tree = before ] && dir=$before
@@ -70,6 +87,7 @@ for step in "${steps[@]}"; do
             ${BENCH_GRADER_ARGS:-}) 2>&1 | tee -a "$out/bench-grader-$tree.log" | grep -E "^  [a-z]"
         done
       done
+      if [ -n "${FIXED_ROUNDS:-}" ]; then fix_rounds . restore; fix_rounds $before restore; fi
       ;;
     tools)
       # What compute-sanitizer adds to a grading (docs/PERF.md): the reference graded without

@@ -16,15 +16,15 @@ void LabJsonReader::fail(const std::string& where, const std::string& why) const
   throw LabConfigError(file_.string() + ": " + where + ": " + why);
 }
 
+std::string unknown_key_why(const std::string& key, const std::vector<std::string>& known) {
+  return "unknown key" + did_you_mean(key, known);
+}
+
 void LabJsonReader::only_keys(const nlohmann::json& obj, const std::string& where,
                               const std::vector<std::string>& known) const {
-  for (const auto& [key, value] : obj.items()) {
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string why = "unknown key";
-    if (const std::string near = nearest_name(key, known); !near.empty())
-      why += " (did you mean \"" + near + "\"?)";
-    fail(key_path(where, key), why);
-  }
+  for (const auto& [key, value] : obj.items())
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      fail(key_path(where, key), unknown_key_why(key, known));
 }
 
 }  // namespace gpulab

@@ -27,7 +27,11 @@ class LabJsonReader {
   std::filesystem::path file_;
 };
 
-// `where`.`key`, or `key` alone at the top level.
+// `where`.`key`, or `key` alone at the top level ("" or "lab").
 std::string key_path(const std::string& where, const std::string& key);
+
+// "unknown key", with the closest of `known` where one is near: the schema check's words for a
+// key the schema does not allow, and the loader's for one the lab does not declare.
+std::string unknown_key_why(const std::string& key, const std::vector<std::string>& known);
 
 }  // namespace gpulab

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lab/lab_json_reader.h"
 #include "text/joined_words.h"
 #include "text/nearest_name.h"
 
@@ -46,10 +47,6 @@ const std::set<std::string>& known_keywords() {
                                               "if",
                                               "then"};
   return known;
-}
-
-std::string at_key(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
 }
 
 std::string at_item(const std::string& path, size_t i) {
@@ -95,10 +92,7 @@ std::vector<std::string> keys_of(const Json& object) {
 
 SchemaViolation unknown_key(const std::string& path, const std::string& key,
                             const std::vector<std::string>& known) {
-  std::string why = "unknown key";
-  if (const std::string near = nearest_name(key, known); !near.empty())
-    why += " (did you mean \"" + near + "\"?)";
-  return {at_key(path, key), why};
+  return {key_path(path, key), unknown_key_why(key, known)};
 }
 
 // What checking a value against a subschema found: the first violation, if any, and the keys
@@ -235,14 +229,11 @@ class Checker {
     if (s.contains("type") && !has_type(v, s["type"].get<std::string>()))
       return Failure{"type", "must be " + describe(s)};
     if (s.contains("enum") && std::find(s["enum"].begin(), s["enum"].end(), v) == s["enum"].end()) {
-      std::string why = "must be " + describe(s) + ", not " + v.dump();
       std::vector<std::string> names;
       for (const Json& e : s["enum"])
         if (e.is_string()) names.push_back(e.get<std::string>());
-      if (v.is_string())
-        if (const std::string near = nearest_name(v.get<std::string>(), names); !near.empty())
-          why += " (did you mean \"" + near + "\"?)";
-      return Failure{"enum", why};
+      return Failure{"enum", "must be " + describe(s) + ", not " + v.dump() +
+                                 (v.is_string() ? did_you_mean(v.get<std::string>(), names) : "")};
     }
     if (s.contains("const") && v != s["const"]) return Failure{"const", "must be " + describe(s)};
     if (v.is_number()) {
@@ -298,7 +289,7 @@ class Checker {
       const Json* sub = props.contains(key) ? &props[key] : more;
       if (!sub) continue;
       out.evaluated.insert(key);
-      if (failed(out, check(*sub, value, at_key(path, key)))) return out;
+      if (failed(out, check(*sub, value, key_path(path, key)))) return out;
     }
     return out;
   }

@@ -30,11 +30,14 @@ std::string nearest_name(const std::string& name, const std::vector<std::string>
   return best ? *best : std::string();
 }
 
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& choices) {
+  const std::string near = nearest_name(name, choices);
+  return near.empty() ? "" : " (did you mean \"" + near + "\"?)";
+}
+
 std::string unknown_name(const std::string& what, const std::string& name,
                          const std::vector<std::string>& choices) {
-  std::string m = "no " + what + " \"" + name + "\"";
-  if (const std::string near = nearest_name(name, choices); !near.empty())
-    m += " (did you mean \"" + near + "\"?)";
+  std::string m = "no " + what + " \"" + name + "\"" + did_you_mean(name, choices);
   if (choices.empty()) return m + "; there are no " + what + "s";
   m += "; the " + what + "s are:";
   for (size_t i = 0; i < choices.size(); ++i) m += (i ? ", " : " ") + choices[i];

@@ -11,6 +11,9 @@ namespace gpulab {
 // neighbours), where at most a third of its letters differ; empty where none is that near.
 std::string nearest_name(const std::string& name, const std::vector<std::string>& choices);
 
+// ` (did you mean "<nearest>"?)`, for a message about `name`; empty where none is near.
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& choices);
+
 // `no <what> "<name>" (did you mean "<nearest>"?); the <what>s are: a, b, c`.
 std::string unknown_name(const std::string& what, const std::string& name,
                          const std::vector<std::string>& choices);

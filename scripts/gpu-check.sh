@@ -3,7 +3,7 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|tools|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|moves|tools|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
@@ -53,6 +53,11 @@ for step in "${steps[@]}"; do
       # Where grading's own time goes: each lab's reference graded cold and warm, by phase.
       $gpulab bench-grader --json "$out/bench-grader.json" ${BENCH_GRADER_ARGS:-} 2>&1 |
         tee "$out/bench-grader.log"
+      ;;
+    moves)
+      # What each move of a timed sample's gigabyte costs here (tests/bench/sample_moves_bench.cu).
+      "${CUDACXX:-/usr/local/cuda/bin/nvcc}" -O2 -std=c++17 -o /tmp/sample_moves_bench tests/bench/sample_moves_bench.cu &&
+        /tmp/sample_moves_bench 2>&1 | tee "$out/moves.log"
       ;;
     grader-before)
       # bench-grader of an older tree and of this one, in turn on this host (docs/PERF.md).

@@ -1,0 +1,197 @@
+// What each move of a graded timed sample's data costs on this machine, for a gigabyte input and
+// output (scan's timing dataset): the ways the runner could load the inputs, hand the outputs
+// over in a sealed memory file, and check the inputs after the call. docs/PERF.md ("A timed
+// sample's moves") has the numbers and the choices they made.
+//
+//   nvcc -O2 -std=c++17 -o /tmp/sample_moves_bench tests/bench/sample_moves_bench.cu
+//   /tmp/sample_moves_bench [MiB]     (default 1024; the file goes in $TMPDIR or /tmp)
+//
+// Each move is timed 5 times; the median is printed, in ms and GB/s.
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                   \
+  do {                                                                          \
+    cudaError_t e_ = (x);                                                       \
+    if (e_ != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));             \
+      std::exit(1);                                                             \
+    }                                                                           \
+  } while (0)
+
+namespace {
+
+size_t g_bytes = 0;
+
+void report(const char* what, const std::function<void()>& setup, const std::function<void()>& move,
+            const std::function<void()>& teardown) {
+  std::vector<double> ms;
+  for (int i = 0; i < 5; ++i) {
+    setup();
+    const auto t0 = std::chrono::steady_clock::now();
+    move();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                     .count());
+    teardown();
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("%-58s %9.2f ms %8.2f GB/s\n", what, ms[2], g_bytes / (ms[2] * 1e6));
+}
+
+void* map_file(int fd, int prot, int flags) {
+  void* at = mmap(nullptr, g_bytes, prot, flags, fd, 0);
+  if (at == MAP_FAILED) std::perror("mmap"), std::exit(1);
+  return at;
+}
+
+// The first word that differs between a and b, by atomicMin over the words; n words.
+__global__ void first_difference(const unsigned* a, const unsigned* b, size_t n,
+                                 unsigned long long* first) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    if (a[i] != b[i]) atomicMin(first, static_cast<unsigned long long>(i));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  g_bytes = (argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1024) << 20;
+  const char* tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  const std::string path = std::string(tmp) + "/sample_moves_bench.bin";
+  std::vector<unsigned> host(g_bytes / 4);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<unsigned>(i * 2654435761u);
+  {
+    const int fd = open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    if (fd < 0 || write(fd, host.data(), g_bytes) != static_cast<ssize_t>(g_bytes))
+      std::perror("write"), std::exit(1);
+    close(fd);
+  }
+  const int in_fd = open(path.c_str(), O_RDONLY);
+  unsigned *dev_a, *dev_b, *pinned;
+  unsigned long long* first;
+  CK(cudaMalloc(&dev_a, g_bytes));
+  CK(cudaMalloc(&dev_b, g_bytes));
+  CK(cudaMalloc(&first, sizeof *first));
+  CK(cudaMallocHost(&pinned, size_t{16} << 20));
+  CK(cudaMemcpy(dev_a, host.data(), g_bytes, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dev_b, dev_a, g_bytes, cudaMemcpyDeviceToDevice));
+  std::printf("%zu MiB, %s\n", g_bytes >> 20, path.c_str());
+
+  void* at = nullptr;
+  int mfd = -1;
+  const auto none = [] {};
+  const auto unmap = [&] { munmap(at, g_bytes); };
+  // Loading the inputs: the dataset's file, in the page cache, mapped and copied up.
+  report("load: mmap MAP_POPULATE (page cache)", none,
+         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); }, unmap);
+  report("load: cudaMemcpy H2D from the mapping (pageable)",
+         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+         [&] { CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice)); }, unmap);
+  report("load: cudaHostRegister(ReadOnly) + H2D + unregister",
+         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+         [&] {
+           CK(cudaHostRegister(at, g_bytes, cudaHostRegisterReadOnly));
+           CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice));
+           CK(cudaHostUnregister(at));
+         },
+         unmap);
+  report("load: H2D through a 16 MiB pinned buffer (memcpy + copy)",
+         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+         [&] {
+           for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
+             const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+             std::memcpy(pinned, static_cast<char*>(at) + d, n);
+             CK(cudaMemcpy(reinterpret_cast<char*>(dev_a) + d, pinned, n, cudaMemcpyHostToDevice));
+           }
+         },
+         unmap);
+  // Handing the outputs over: a memory file, filled from the device.
+  const auto new_memfd = [&] {
+    mfd = memfd_create("bench", MFD_CLOEXEC);
+    if (mfd < 0 || ftruncate(mfd, static_cast<off_t>(g_bytes)) != 0) std::perror("memfd"), std::exit(1);
+  };
+  const auto close_memfd = [&] {
+    munmap(at, g_bytes);
+    close(mfd);
+  };
+  report("hand over: memfd mmap MAP_POPULATE", new_memfd,
+         [&] { at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE); },
+         close_memfd);
+  report("hand over: memfd mmap MAP_POPULATE + D2H (pageable)", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+         },
+         close_memfd);
+  report("hand over: memfd mmap (faults) + D2H (pageable)", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
+           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+         },
+         close_memfd);
+  report("hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+           CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
+           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+           CK(cudaHostUnregister(at));
+         },
+         close_memfd);
+  report("hand over: memfd mmap + D2H through a 16 MiB pinned buffer", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+           for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
+             const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+             CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
+             std::memcpy(static_cast<char*>(at) + d, pinned, n);
+           }
+         },
+         close_memfd);
+  // Checking the inputs after a call: against the host's copy, or against the device's.
+  report("check: D2H through a 16 MiB pinned buffer + memcmp",
+         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+         [&] {
+           for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
+             const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+             CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
+             if (std::memcmp(pinned, static_cast<char*>(at) + d, n) != 0) std::puts("differs?");
+           }
+         },
+         unmap);
+  report("check: a kernel comparing with the device's copy", none,
+         [&] {
+           const unsigned long long none_yet = ~0ull;
+           CK(cudaMemcpy(first, &none_yet, sizeof none_yet, cudaMemcpyHostToDevice));
+           first_difference<<<1024, 512>>>(dev_a, dev_b, g_bytes / 4, first);
+           unsigned long long got = 0;
+           CK(cudaMemcpy(&got, first, sizeof got, cudaMemcpyDeviceToHost));
+           if (got != ~0ull) std::puts("differs?");
+         },
+         none);
+  report("refresh: D2D copy", none,
+         [&] {
+           CK(cudaMemcpy(dev_b, dev_a, g_bytes, cudaMemcpyDeviceToDevice));
+           CK(cudaDeviceSynchronize());
+         },
+         none);
+  report("allocate: cudaMalloc + cudaFree", none,
+         [&] {
+           void* p = nullptr;
+           CK(cudaMalloc(&p, g_bytes));
+           CK(cudaFree(p));
+         },
+         none);
+  unlink(path.c_str());
+  return 0;
+}

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #define CK(x)                                                                   \
@@ -128,6 +129,30 @@ int main(int argc, char** argv) {
   report("hand over: memfd mmap MAP_POPULATE", new_memfd,
          [&] { at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE); },
          close_memfd);
+  report("hand over: memfd fallocate + mmap MAP_POPULATE", new_memfd,
+         [&] {
+           if (fallocate(mfd, 0, 0, static_cast<off_t>(g_bytes)) != 0) std::perror("fallocate");
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+         },
+         close_memfd);
+  report("hand over: memfd mmap, 8 threads touch each page", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
+           std::vector<std::thread> touch;
+           for (size_t k = 0; k < 8; ++k)
+             touch.emplace_back([&, k] {
+               for (size_t i = k * (g_bytes / 8); i < (k + 1) * (g_bytes / 8); i += 4096)
+                 static_cast<volatile char*>(at)[i] = 0;
+             });
+           for (auto& t : touch) t.join();
+         },
+         close_memfd);
+  report("hand over: munmap + close of a filled memfd",
+         [&] {
+           new_memfd();
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+         },
+         [&] { close_memfd(); }, none);
   report("hand over: memfd mmap MAP_POPULATE + D2H (pageable)", new_memfd,
          [&] {
            at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);

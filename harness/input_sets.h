@@ -27,6 +27,7 @@
 
 #include "device_buffer.h"
 #include "device_difference.h"
+#include "pinned_copy.h"
 #include "run_part.h"
 
 namespace gpulab {
@@ -70,7 +71,7 @@ class DeviceInputs : public MovingInputs {
  public:
   DeviceInputs(RunContext& ctx, std::string name, const T* host, size_t count)
       : MovingInputs(ctx, std::move(name), sizeof(T)), count_(count), pristine_(count) {
-    if (count) pristine_.upload(host);
+    copy_to_device_pinned(pristine_.get(), host, count * sizeof(T));
     for (int s = 0; s < sets(); ++s) {
       sets_.emplace_back(count + room());
       write(s);

@@ -147,6 +147,18 @@ int main(int argc, char** argv) {
            for (auto& t : touch) t.join();
          },
          close_memfd);
+  report("hand over: memfd mmap, 8 threads MADV_POPULATE_WRITE", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
+           std::vector<std::thread> touch;
+           for (size_t k = 0; k < 8; ++k)
+             touch.emplace_back([&, k] {
+               if (madvise(static_cast<char*>(at) + k * (g_bytes / 8), g_bytes / 8, 23) != 0)
+                 std::perror("madvise");
+             });
+           for (auto& t : touch) t.join();
+         },
+         close_memfd);
   report("hand over: munmap + close of a filled memfd",
          [&] {
            new_memfd();

@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
          unmap);
   // Handing the outputs over: a memory file, filled from the device.
   const auto new_memfd = [&] {
-    mfd = memfd_create("bench", MFD_CLOEXEC);
+    mfd = memfd_create("bench", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (mfd < 0 || ftruncate(mfd, static_cast<off_t>(g_bytes)) != 0) std::perror("memfd"), std::exit(1);
   };
   const auto close_memfd = [&] {
@@ -183,6 +183,19 @@ int main(int argc, char** argv) {
            CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
            CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
            CK(cudaHostUnregister(at));
+         },
+         close_memfd);
+  // The seal a handed-over output takes needs every page unpinned: the driver's unregister must
+  // have let go of them by then (the kernel refuses F_SEAL_WRITE on pinned pages).
+  report("hand over: as above, then munmap + F_SEAL_WRITE", new_memfd,
+         [&] {
+           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+           CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
+           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+           CK(cudaHostUnregister(at));
+           munmap(at, g_bytes);
+           if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE) != 0) std::perror("seal after unregister");
+           at = map_file(mfd, PROT_READ, MAP_SHARED);
          },
          close_memfd);
   report("hand over: memfd mmap + D2H through a 16 MiB pinned buffer", new_memfd,

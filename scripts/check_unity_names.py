@@ -27,6 +27,9 @@ DEFINITION = re.compile(
     r"^(?!(?:return|if|for|while|switch|else|case|namespace|using|typedef|struct|class|enum|"
     r"template|static_assert)\b)[A-Za-z_][\w:<>,\s\*&\[\]]*?\b([A-Za-z_]\w*)\s*\(")
 NAME_IN_HEADER = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+# A named namespace opened or closed at the start of a line, as clang-format writes them.
+NAMESPACE_OPEN = re.compile(r"^namespace ([A-Za-z_][\w:]*) \{")
+NAMESPACE_CLOSE = re.compile(r"^\}  // namespace ([A-Za-z_][\w:]*)")
 
 
 def unity_folders(root):
@@ -50,31 +53,44 @@ def header_names(folder):
 
 def defined_twice(folder):
     declared = header_names(folder)
+    # By name and the named namespace it is defined in: two files' helpers in namespaces of their
+    # own (datasets/<lab>/generator.cpp) do not meet.
     where = collections.defaultdict(set)
     for source in glob.glob(os.path.join(folder, "**", "*.cpp"), recursive=True):
+        spaces = []
         for line in open(source, encoding="utf-8", errors="replace"):
+            opened, closed = NAMESPACE_OPEN.match(line), NAMESPACE_CLOSE.match(line)
+            if opened:
+                spaces.append(opened.group(1))
+            elif closed and spaces and spaces[-1] == closed.group(1):
+                spaces.pop()
             m = DEFINITION.match(line)
             if not m or line[:m.start(1)].rstrip().endswith("::") or "=" in line[:m.start(1)]:
                 continue
             if m.group(1) not in declared and m.group(1) != "main":
-                where[m.group(1)].add(os.path.relpath(source, folder))
-    return {name: sorted(files) for name, files in where.items() if len(files) > 1}
+                where[m.group(1), "::".join(spaces)].add(os.path.relpath(source, folder))
+    return {name: sorted(files) for (name, _), files in where.items() if len(files) > 1}
 
 
 def self_test():
     """A helper defined in two files of a unity folder is found; a member, a header's overload
-    set and one definition are not."""
+    set, one definition and two in namespaces of their own are not."""
     with tempfile.TemporaryDirectory() as root:
         lib = os.path.join(root, "lib")
         os.makedirs(lib)
         files = {
-            "CMakeLists.txt": "add_library(lib a.cpp b.cpp)\ngpulab_unity(lib 0)\n",
+            "CMakeLists.txt": "add_library(lib a.cpp b.cpp c.cpp d.cpp)\ngpulab_unity(lib 0)\n",
             "api.h": "int shared(int x);\n",
             "a.cpp": "namespace {\nint helper(int x) {\n  return x;\n}\n}\n"
                      "int shared(int x) { return x; }\nint Box::size() { return 1; }\n",
             "b.cpp": "namespace {\nlong helper(long x) {\n  return x;\n}\n"
                      "static double alone(double x) { return x; }\n}\n"
                      "long shared(long x) { return x; }\nint Bag::size() { return 2; }\n",
+            # The same name in namespaces of their own: apart even in one file.
+            "c.cpp": "namespace lib::c_own {\nnamespace {\nint parse(int x) {\n  return x;\n}\n}\n"
+                     "}  // namespace lib::c_own\n",
+            "d.cpp": "namespace lib::d_own {\nnamespace {\nlong parse(long x) {\n  return x;\n}\n}\n"
+                     "}  // namespace lib::d_own\n",
         }
         for name, text in files.items():
             with open(os.path.join(lib, name), "w", encoding="utf-8") as f:

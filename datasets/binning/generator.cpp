@@ -52,7 +52,9 @@
 #include "parsed_generator.h"
 #include "rng.h"
 
-namespace gpulab {
+// Its own namespace: the student's build compiles every lab's generator as one file
+// (GPULAB_UNITY), where the labs' Params and parse() would otherwise meet.
+namespace gpulab::binning_data {
 namespace {
 
 constexpr double kShell = 2e-6;  // relative clearance of r² from rc², see above
@@ -372,6 +374,6 @@ class Generator final : public ParsedGenerator<Params, parse> {
 };
 
 }  // namespace
-}  // namespace gpulab
+}  // namespace gpulab::binning_data
 
-GPULAB_DATASETS("binning", gpulab::Generator);
+GPULAB_DATASETS("binning", gpulab::binning_data::Generator);

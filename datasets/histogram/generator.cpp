@@ -21,7 +21,9 @@
 #include "parsed_generator.h"
 #include "rng.h"
 
-namespace gpulab {
+// Its own namespace: the student's build compiles every lab's generator as one file
+// (GPULAB_UNITY), where the labs' Params and parse() would otherwise meet.
+namespace gpulab::histogram_data {
 namespace {
 
 constexpr long long kMaxBins = 1LL << 24;
@@ -111,6 +113,6 @@ class HistogramGenerator final : public ParsedGenerator<Params, parse> {
 };
 
 }  // namespace
-}  // namespace gpulab
+}  // namespace gpulab::histogram_data
 
-GPULAB_DATASETS("histogram", gpulab::HistogramGenerator);
+GPULAB_DATASETS("histogram", gpulab::histogram_data::HistogramGenerator);

@@ -63,7 +63,9 @@
 #include "parsed_generator.h"
 #include "rng.h"
 
-namespace gpulab {
+// Its own namespace: the student's build compiles every lab's generator as one file
+// (GPULAB_UNITY), where the labs' Params and parse() would otherwise meet.
+namespace gpulab::particle_grid_data {
 namespace {
 
 constexpr long long kBruteForceMax = 20000;
@@ -360,6 +362,6 @@ class ParticleGridGenerator final : public ParsedGenerator<Params, parse> {
 };
 
 }  // namespace
-}  // namespace gpulab
+}  // namespace gpulab::particle_grid_data
 
-GPULAB_DATASETS("particle-grid", gpulab::ParticleGridGenerator);
+GPULAB_DATASETS("particle-grid", gpulab::particle_grid_data::ParticleGridGenerator);

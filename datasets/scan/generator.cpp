@@ -17,7 +17,9 @@
 #include "parsed_generator.h"
 #include "rng.h"
 
-namespace gpulab {
+// Its own namespace: the student's build compiles every lab's generator as one file
+// (GPULAB_UNITY), where the labs' Params and parse() would otherwise meet.
+namespace gpulab::scan_data {
 namespace {
 
 struct Params {
@@ -104,6 +106,6 @@ class ScanGenerator final : public ParsedGenerator<Params, parse> {
 };
 
 }  // namespace
-}  // namespace gpulab
+}  // namespace gpulab::scan_data
 
-GPULAB_DATASETS("scan", gpulab::ScanGenerator);
+GPULAB_DATASETS("scan", gpulab::scan_data::ScanGenerator);

@@ -48,7 +48,9 @@
 #include "registry.h"
 #include "rng.h"
 
-namespace gpulab {
+// Its own namespace: the student's build compiles every lab's generator as one file
+// (GPULAB_UNITY), where the labs' Params and parse() would otherwise meet.
+namespace gpulab::segmented_scan_data {
 namespace {
 
 class Params {
@@ -356,6 +358,6 @@ class Generator final : public DatasetGenerator {
 };
 
 }  // namespace
-}  // namespace gpulab
+}  // namespace gpulab::segmented_scan_data
 
-GPULAB_DATASETS("segmented-scan", gpulab::Generator);
+GPULAB_DATASETS("segmented-scan", gpulab::segmented_scan_data::Generator);

@@ -59,8 +59,8 @@ UniqueFd sealed_memory_file(const std::string& name, size_t bytes,
   if (bytes > 0) {
     void* at = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file.get(), 0);
     if (at == MAP_FAILED) throw fail("map");
-    populate(at, bytes);
     try {
+      populate(at, bytes);
       fill(at);
     } catch (...) {
       ::munmap(at, bytes);

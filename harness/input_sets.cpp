@@ -49,6 +49,25 @@ void RunContext::refresh_inputs(int set) {
   for (MovingInputs* in : moving_inputs) in->refresh(set);
 }
 
+long long first_device_difference(const void* device, const void* host, size_t bytes) {
+  constexpr size_t kPiece = size_t{16} << 20;
+  static unsigned char* const piece = [] {  // the process's one, for as long as it runs
+    void* p = nullptr;
+    GPULAB_CUDA(cudaMallocHost(&p, kPiece));
+    return static_cast<unsigned char*>(p);
+  }();
+  const auto* now = static_cast<const char*>(device);
+  const auto* was = static_cast<const unsigned char*>(host);
+  for (size_t done = 0; done < bytes; done += kPiece) {
+    const size_t n = std::min(kPiece, bytes - done);
+    GPULAB_CUDA(cudaMemcpy(piece, now + done, n, cudaMemcpyDeviceToHost));
+    if (std::memcmp(piece, was + done, n) != 0)
+      for (size_t i = 0; i < n; ++i)
+        if (piece[i] != was[done + i]) return static_cast<long long>(done + i);
+  }
+  return -1;
+}
+
 void RunContext::check_inputs(int set, const char* what) const {
   if (trusted) return;
   for (const MovingInputs* in : moving_inputs) {

@@ -26,11 +26,15 @@
 #include <vector>
 
 #include "device_buffer.h"
-#include "device_difference.h"
-#include "pinned_copy.h"
 #include "run_part.h"
 
 namespace gpulab {
+
+// The byte offset of the first difference between `bytes` bytes of device memory at `device` and
+// of host memory at `host`, or -1. Read back in pieces through one pinned buffer: a student's
+// timed run checks a gigabyte's input after every sample, and pageable copies of it and of a
+// device copy to compare with cost several times more.
+long long first_device_difference(const void* device, const void* host, size_t bytes);
 
 // Where each input set's copy sits in its allocation, and the input's place in the run.
 class MovingInputs {
@@ -69,9 +73,13 @@ class DeviceInputs : public MovingInputs {
   static_assert(256 % sizeof(T) == 0, "an input moves by 256 bytes: whole elements");
 
  public:
+  // `host` (the dataset's array) outlives this: the inputs are checked against it.
   DeviceInputs(RunContext& ctx, std::string name, const T* host, size_t count)
-      : MovingInputs(ctx, std::move(name), sizeof(T)), count_(count), pristine_(count) {
-    copy_to_device_pinned(pristine_.get(), host, count * sizeof(T));
+      : MovingInputs(ctx, std::move(name), sizeof(T)),
+        host_(host),
+        count_(count),
+        pristine_(count) {
+    if (count) pristine_.upload(host);
     for (int s = 0; s < sets(); ++s) {
       sets_.emplace_back(count + room());
       write(s);
@@ -80,7 +88,7 @@ class DeviceInputs : public MovingInputs {
   const T* get(int set) const { return sets_[static_cast<size_t>(set)].get() + offset(set); }
   size_t size() const { return count_; }
   long long first_change(int set) const override {
-    const long long byte = first_device_difference(get(set), pristine_.get(), count_ * sizeof(T));
+    const long long byte = first_device_difference(get(set), host_, count_ * sizeof(T));
     return byte < 0 ? -1 : byte / static_cast<long long>(sizeof(T));
   }
 
@@ -95,9 +103,9 @@ class DeviceInputs : public MovingInputs {
     std::swap(sets_[static_cast<size_t>(set)], fresh);
   }
 
+  const T* host_;
   size_t count_;
-  // On the device, so that a refresh is a device-to-device copy and a check a kernel's read.
-  DeviceBuffer<T> pristine_;
+  DeviceBuffer<T> pristine_;  // on the device, so that a refresh is a device-to-device copy
   std::vector<DeviceBuffer<T>> sets_;
 };
 

@@ -55,9 +55,10 @@ for step in "${steps[@]}"; do
         tee "$out/bench-grader.log"
       ;;
     moves)
-      # What each move of a timed sample's gigabyte costs here (tests/bench/sample_moves_bench.cu).
+      # What each move of a timed sample's gigabyte costs here (tests/bench/sample_moves_bench.cu);
+      # at most 5 minutes: its first run on an H100 printed nothing in ten (2026-12-07).
       "${CUDACXX:-/usr/local/cuda/bin/nvcc}" -O2 -std=c++17 -o /tmp/sample_moves_bench tests/bench/sample_moves_bench.cu &&
-        /tmp/sample_moves_bench 2>&1 | tee "$out/moves.log"
+        timeout 300 /tmp/sample_moves_bench 2>&1 | tee "$out/moves.log"
       ;;
     grader-before)
       # bench-grader of an older tree and of this one, in turn on this host (docs/PERF.md).

@@ -37,6 +37,7 @@ size_t g_bytes = 0;
 
 void report(const char* what, const std::function<void()>& setup, const std::function<void()>& move,
             const std::function<void()>& teardown) {
+  std::fprintf(stderr, "timing: %s\n", what);  // a step that hangs is named in the log
   std::vector<double> ms;
   for (int i = 0; i < 5; ++i) {
     setup();
@@ -67,6 +68,7 @@ __global__ void first_difference(const unsigned* a, const unsigned* b, size_t n,
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line reaches the log as it is printed
   g_bytes = (argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1024) << 20;
   const char* tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   const std::string path = std::string(tmp) + "/sample_moves_bench.bin";

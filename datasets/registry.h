@@ -37,6 +37,6 @@ const DatasetGenerator* find_generator(const std::string& lab);
 // lab's generator as one file (GPULAB_UNITY).
 #define GPULAB_DATASETS_NAME2(a, b) a##b
 #define GPULAB_DATASETS_NAME(a, b) GPULAB_DATASETS_NAME2(a, b)
-#define GPULAB_DATASETS(LAB, TYPE)                                              \
+#define GPULAB_DATASETS(LAB, TYPE)                                                    \
   static const bool GPULAB_DATASETS_NAME(gpulab_registered_generator_, __COUNTER__) = \
       ::gpulab::register_generator(LAB, std::make_unique<TYPE>())

@@ -22,13 +22,13 @@
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                   \
-  do {                                                                          \
-    cudaError_t e_ = (x);                                                       \
-    if (e_ != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));             \
-      std::exit(1);                                                             \
-    }                                                                           \
+#define CK(x)                                                       \
+  do {                                                              \
+    cudaError_t e_ = (x);                                           \
+    if (e_ != cudaSuccess) {                                        \
+      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                 \
+    }                                                               \
   } while (0)
 
 namespace {
@@ -43,8 +43,8 @@ void report(const char* what, const std::function<void()>& setup, const std::fun
     setup();
     const auto t0 = std::chrono::steady_clock::now();
     move();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                     .count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     teardown();
   }
   std::sort(ms.begin(), ms.end());
@@ -96,154 +96,172 @@ int main(int argc, char** argv) {
   const auto none = [] {};
   const auto unmap = [&] { munmap(at, g_bytes); };
   // Loading the inputs: the dataset's file, in the page cache, mapped and copied up.
-  report("load: mmap MAP_POPULATE (page cache)", none,
-         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); }, unmap);
-  report("load: cudaMemcpy H2D from the mapping (pageable)",
-         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
-         [&] { CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice)); }, unmap);
-  report("load: cudaHostRegister(ReadOnly) + H2D + unregister",
-         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
-         [&] {
-           CK(cudaHostRegister(at, g_bytes, cudaHostRegisterReadOnly));
-           CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice));
-           CK(cudaHostUnregister(at));
-         },
-         unmap);
-  report("load: H2D through a 16 MiB pinned buffer (memcpy + copy)",
-         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
-         [&] {
-           for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
-             const size_t n = std::min(size_t{16} << 20, g_bytes - d);
-             std::memcpy(pinned, static_cast<char*>(at) + d, n);
-             CK(cudaMemcpy(reinterpret_cast<char*>(dev_a) + d, pinned, n, cudaMemcpyHostToDevice));
-           }
-         },
-         unmap);
+  report(
+      "load: mmap MAP_POPULATE (page cache)", none,
+      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); }, unmap);
+  report(
+      "load: cudaMemcpy H2D from the mapping (pageable)",
+      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      [&] { CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice)); }, unmap);
+  report(
+      "load: cudaHostRegister(ReadOnly) + H2D + unregister",
+      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      [&] {
+        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterReadOnly));
+        CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice));
+        CK(cudaHostUnregister(at));
+      },
+      unmap);
+  report(
+      "load: H2D through a 16 MiB pinned buffer (memcpy + copy)",
+      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      [&] {
+        for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
+          const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+          std::memcpy(pinned, static_cast<char*>(at) + d, n);
+          CK(cudaMemcpy(reinterpret_cast<char*>(dev_a) + d, pinned, n, cudaMemcpyHostToDevice));
+        }
+      },
+      unmap);
   // Handing the outputs over: a memory file, filled from the device.
   const auto new_memfd = [&] {
     mfd = memfd_create("bench", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (mfd < 0 || ftruncate(mfd, static_cast<off_t>(g_bytes)) != 0) std::perror("memfd"), std::exit(1);
+    if (mfd < 0 || ftruncate(mfd, static_cast<off_t>(g_bytes)) != 0)
+      std::perror("memfd"), std::exit(1);
   };
   const auto close_memfd = [&] {
     munmap(at, g_bytes);
     close(mfd);
   };
-  report("hand over: memfd mmap MAP_POPULATE", new_memfd,
-         [&] { at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE); },
-         close_memfd);
-  report("hand over: memfd fallocate + mmap MAP_POPULATE", new_memfd,
-         [&] {
-           if (fallocate(mfd, 0, 0, static_cast<off_t>(g_bytes)) != 0) std::perror("fallocate");
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-         },
-         close_memfd);
-  report("hand over: memfd mmap, 8 threads touch each page", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
-           std::vector<std::thread> touch;
-           for (size_t k = 0; k < 8; ++k)
-             touch.emplace_back([&, k] {
-               for (size_t i = k * (g_bytes / 8); i < (k + 1) * (g_bytes / 8); i += 4096)
-                 static_cast<volatile char*>(at)[i] = 0;
-             });
-           for (auto& t : touch) t.join();
-         },
-         close_memfd);
-  report("hand over: memfd mmap, 8 threads MADV_POPULATE_WRITE", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
-           std::vector<std::thread> touch;
-           for (size_t k = 0; k < 8; ++k)
-             touch.emplace_back([&, k] {
-               if (madvise(static_cast<char*>(at) + k * (g_bytes / 8), g_bytes / 8, 23) != 0)
-                 std::perror("madvise");
-             });
-           for (auto& t : touch) t.join();
-         },
-         close_memfd);
-  report("hand over: munmap + close of a filled memfd",
-         [&] {
-           new_memfd();
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-         },
-         [&] { close_memfd(); }, none);
-  report("hand over: memfd mmap MAP_POPULATE + D2H (pageable)", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
-         },
-         close_memfd);
-  report("hand over: memfd mmap (faults) + D2H (pageable)", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
-           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
-         },
-         close_memfd);
-  report("hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-           CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
-           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
-           CK(cudaHostUnregister(at));
-         },
-         close_memfd);
+  report(
+      "hand over: memfd mmap MAP_POPULATE", new_memfd,
+      [&] { at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE); }, close_memfd);
+  report(
+      "hand over: memfd fallocate + mmap MAP_POPULATE", new_memfd,
+      [&] {
+        if (fallocate(mfd, 0, 0, static_cast<off_t>(g_bytes)) != 0) std::perror("fallocate");
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+      },
+      close_memfd);
+  report(
+      "hand over: memfd mmap, 8 threads touch each page", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
+        std::vector<std::thread> touch;
+        for (size_t k = 0; k < 8; ++k)
+          touch.emplace_back([&, k] {
+            for (size_t i = k * (g_bytes / 8); i < (k + 1) * (g_bytes / 8); i += 4096)
+              static_cast<volatile char*>(at)[i] = 0;
+          });
+        for (auto& t : touch) t.join();
+      },
+      close_memfd);
+  report(
+      "hand over: memfd mmap, 8 threads MADV_POPULATE_WRITE", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
+        std::vector<std::thread> touch;
+        for (size_t k = 0; k < 8; ++k)
+          touch.emplace_back([&, k] {
+            if (madvise(static_cast<char*>(at) + k * (g_bytes / 8), g_bytes / 8, 23) != 0)
+              std::perror("madvise");
+          });
+        for (auto& t : touch) t.join();
+      },
+      close_memfd);
+  report(
+      "hand over: munmap + close of a filled memfd",
+      [&] {
+        new_memfd();
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+      },
+      [&] { close_memfd(); }, none);
+  report(
+      "hand over: memfd mmap MAP_POPULATE + D2H (pageable)", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+        CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+      },
+      close_memfd);
+  report(
+      "hand over: memfd mmap (faults) + D2H (pageable)", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
+        CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+      },
+      close_memfd);
+  report(
+      "hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
+        CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+        CK(cudaHostUnregister(at));
+      },
+      close_memfd);
   // The seal a handed-over output takes needs every page unpinned: the driver's unregister must
   // have let go of them by then (the kernel refuses F_SEAL_WRITE on pinned pages).
-  report("hand over: as above, then munmap + F_SEAL_WRITE", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-           CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
-           CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
-           CK(cudaHostUnregister(at));
-           munmap(at, g_bytes);
-           if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE) != 0) std::perror("seal after unregister");
-           at = map_file(mfd, PROT_READ, MAP_SHARED);
-         },
-         close_memfd);
-  report("hand over: memfd mmap + D2H through a 16 MiB pinned buffer", new_memfd,
-         [&] {
-           at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-           for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
-             const size_t n = std::min(size_t{16} << 20, g_bytes - d);
-             CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
-             std::memcpy(static_cast<char*>(at) + d, pinned, n);
-           }
-         },
-         close_memfd);
+  report(
+      "hand over: as above, then munmap + F_SEAL_WRITE", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
+        CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+        CK(cudaHostUnregister(at));
+        munmap(at, g_bytes);
+        if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE) != 0) std::perror("seal after unregister");
+        at = map_file(mfd, PROT_READ, MAP_SHARED);
+      },
+      close_memfd);
+  report(
+      "hand over: memfd mmap + D2H through a 16 MiB pinned buffer", new_memfd,
+      [&] {
+        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+        for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
+          const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+          CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
+          std::memcpy(static_cast<char*>(at) + d, pinned, n);
+        }
+      },
+      close_memfd);
   // Checking the inputs after a call: against the host's copy, or against the device's.
-  report("check: D2H through a 16 MiB pinned buffer + memcmp",
-         [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
-         [&] {
-           for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
-             const size_t n = std::min(size_t{16} << 20, g_bytes - d);
-             CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
-             if (std::memcmp(pinned, static_cast<char*>(at) + d, n) != 0) std::puts("differs?");
-           }
-         },
-         unmap);
-  report("check: a kernel comparing with the device's copy", none,
-         [&] {
-           const unsigned long long none_yet = ~0ull;
-           CK(cudaMemcpy(first, &none_yet, sizeof none_yet, cudaMemcpyHostToDevice));
-           first_difference<<<1024, 512>>>(dev_a, dev_b, g_bytes / 4, first);
-           unsigned long long got = 0;
-           CK(cudaMemcpy(&got, first, sizeof got, cudaMemcpyDeviceToHost));
-           if (got != ~0ull) std::puts("differs?");
-         },
-         none);
-  report("refresh: D2D copy", none,
-         [&] {
-           CK(cudaMemcpy(dev_b, dev_a, g_bytes, cudaMemcpyDeviceToDevice));
-           CK(cudaDeviceSynchronize());
-         },
-         none);
-  report("allocate: cudaMalloc + cudaFree", none,
-         [&] {
-           void* p = nullptr;
-           CK(cudaMalloc(&p, g_bytes));
-           CK(cudaFree(p));
-         },
-         none);
+  report(
+      "check: D2H through a 16 MiB pinned buffer + memcmp",
+      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      [&] {
+        for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
+          const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+          CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
+          if (std::memcmp(pinned, static_cast<char*>(at) + d, n) != 0) std::puts("differs?");
+        }
+      },
+      unmap);
+  report(
+      "check: a kernel comparing with the device's copy", none,
+      [&] {
+        const unsigned long long none_yet = ~0ull;
+        CK(cudaMemcpy(first, &none_yet, sizeof none_yet, cudaMemcpyHostToDevice));
+        first_difference<<<1024, 512>>>(dev_a, dev_b, g_bytes / 4, first);
+        unsigned long long got = 0;
+        CK(cudaMemcpy(&got, first, sizeof got, cudaMemcpyDeviceToHost));
+        if (got != ~0ull) std::puts("differs?");
+      },
+      none);
+  report(
+      "refresh: D2D copy", none,
+      [&] {
+        CK(cudaMemcpy(dev_b, dev_a, g_bytes, cudaMemcpyDeviceToDevice));
+        CK(cudaDeviceSynchronize());
+      },
+      none);
+  report(
+      "allocate: cudaMalloc + cudaFree", none,
+      [&] {
+        void* p = nullptr;
+        CK(cudaMalloc(&p, g_bytes));
+        CK(cudaFree(p));
+      },
+      none);
   unlink(path.c_str());
   return 0;
 }

@@ -57,6 +57,14 @@ void* map_file(int fd, int prot, int flags) {
   return at;
 }
 
+// `work` on each eighth of the `g_bytes` at `at`, a thread each.
+void in_eighths(void* at, void (*work)(char* from, size_t n)) {
+  std::vector<std::thread> threads;
+  for (size_t k = 0; k < 8; ++k)
+    threads.emplace_back(work, static_cast<char*>(at) + k * (g_bytes / 8), g_bytes / 8);
+  for (auto& t : threads) t.join();
+}
+
 // The first word that differs between a and b, by atomicMin over the words; n words.
 __global__ void first_difference(const unsigned* a, const unsigned* b, size_t n,
                                  unsigned long long* first) {
@@ -147,26 +155,18 @@ int main(int argc, char** argv) {
       "hand over: memfd mmap, 8 threads touch each page", new_memfd,
       [&] {
         at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
-        std::vector<std::thread> touch;
-        for (size_t k = 0; k < 8; ++k)
-          touch.emplace_back([&, k] {
-            for (size_t i = k * (g_bytes / 8); i < (k + 1) * (g_bytes / 8); i += 4096)
-              static_cast<volatile char*>(at)[i] = 0;
-          });
-        for (auto& t : touch) t.join();
+        in_eighths(at, [](char* from, size_t n) {
+          for (size_t i = 0; i < n; i += 4096) static_cast<volatile char*>(from)[i] = 0;
+        });
       },
       close_memfd);
   report(
       "hand over: memfd mmap, 8 threads MADV_POPULATE_WRITE", new_memfd,
       [&] {
         at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED);
-        std::vector<std::thread> touch;
-        for (size_t k = 0; k < 8; ++k)
-          touch.emplace_back([&, k] {
-            if (madvise(static_cast<char*>(at) + k * (g_bytes / 8), g_bytes / 8, 23) != 0)
-              std::perror("madvise");
-          });
-        for (auto& t : touch) t.join();
+        in_eighths(at, [](char* from, size_t n) {
+          if (madvise(from, n, 23) != 0) std::perror("madvise");  // MADV_POPULATE_WRITE
+        });
       },
       close_memfd);
   report(

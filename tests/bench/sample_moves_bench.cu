@@ -57,6 +57,13 @@ void* map_file(int fd, int prot, int flags) {
   return at;
 }
 
+// The pinned staging buffer's size, and `work(offset, n)` on each piece of `g_bytes` in turn.
+constexpr size_t kPiece = size_t{16} << 20;
+template <class Work>
+void in_pieces(Work work) {
+  for (size_t d = 0; d < g_bytes; d += kPiece) work(d, std::min(kPiece, g_bytes - d));
+}
+
 // `work` on each eighth of the `g_bytes` at `at`, a thread each.
 void in_eighths(void* at, void (*work)(char* from, size_t n)) {
   std::vector<std::thread> threads;
@@ -94,7 +101,7 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&dev_a, g_bytes));
   CK(cudaMalloc(&dev_b, g_bytes));
   CK(cudaMalloc(&first, sizeof *first));
-  CK(cudaMallocHost(&pinned, size_t{16} << 20));
+  CK(cudaMallocHost(&pinned, kPiece));
   CK(cudaMemcpy(dev_a, host.data(), g_bytes, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(dev_b, dev_a, g_bytes, cudaMemcpyDeviceToDevice));
   std::printf("%zu MiB, %s\n", g_bytes >> 20, path.c_str());
@@ -103,17 +110,14 @@ int main(int argc, char** argv) {
   int mfd = -1;
   const auto none = [] {};
   const auto unmap = [&] { munmap(at, g_bytes); };
+  const auto map_input = [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); };
   // Loading the inputs: the dataset's file, in the page cache, mapped and copied up.
+  report("load: mmap MAP_POPULATE (page cache)", none, map_input, unmap);
   report(
-      "load: mmap MAP_POPULATE (page cache)", none,
-      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); }, unmap);
-  report(
-      "load: cudaMemcpy H2D from the mapping (pageable)",
-      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      "load: cudaMemcpy H2D from the mapping (pageable)", map_input,
       [&] { CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice)); }, unmap);
   report(
-      "load: cudaHostRegister(ReadOnly) + H2D + unregister",
-      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      "load: cudaHostRegister(ReadOnly) + H2D + unregister", map_input,
       [&] {
         CK(cudaHostRegister(at, g_bytes, cudaHostRegisterReadOnly));
         CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice));
@@ -121,14 +125,12 @@ int main(int argc, char** argv) {
       },
       unmap);
   report(
-      "load: H2D through a 16 MiB pinned buffer (memcpy + copy)",
-      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      "load: H2D through a 16 MiB pinned buffer (memcpy + copy)", map_input,
       [&] {
-        for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
-          const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+        in_pieces([&](size_t d, size_t n) {
           std::memcpy(pinned, static_cast<char*>(at) + d, n);
           CK(cudaMemcpy(reinterpret_cast<char*>(dev_a) + d, pinned, n, cudaMemcpyHostToDevice));
-        }
+        });
       },
       unmap);
   // Handing the outputs over: a memory file, filled from the device.
@@ -190,24 +192,20 @@ int main(int argc, char** argv) {
         CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
       },
       close_memfd);
-  report(
-      "hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd,
-      [&] {
-        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
-        CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
-        CK(cudaHostUnregister(at));
-      },
-      close_memfd);
+  const auto locked_copy_down = [&] {
+    at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
+    CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
+    CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
+    CK(cudaHostUnregister(at));
+  };
+  report("hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd, locked_copy_down,
+         close_memfd);
   // The seal a handed-over output takes needs every page unpinned: the driver's unregister must
   // have let go of them by then (the kernel refuses F_SEAL_WRITE on pinned pages).
   report(
       "hand over: as above, then munmap + F_SEAL_WRITE", new_memfd,
       [&] {
-        at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterDefault));
-        CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
-        CK(cudaHostUnregister(at));
+        locked_copy_down();
         munmap(at, g_bytes);
         if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE) != 0) std::perror("seal after unregister");
         at = map_file(mfd, PROT_READ, MAP_SHARED);
@@ -217,23 +215,20 @@ int main(int argc, char** argv) {
       "hand over: memfd mmap + D2H through a 16 MiB pinned buffer", new_memfd,
       [&] {
         at = map_file(mfd, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE);
-        for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
-          const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+        in_pieces([&](size_t d, size_t n) {
           CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
           std::memcpy(static_cast<char*>(at) + d, pinned, n);
-        }
+        });
       },
       close_memfd);
   // Checking the inputs after a call: against the host's copy, or against the device's.
   report(
-      "check: D2H through a 16 MiB pinned buffer + memcmp",
-      [&] { at = map_file(in_fd, PROT_READ, MAP_PRIVATE | MAP_POPULATE); },
+      "check: D2H through a 16 MiB pinned buffer + memcmp", map_input,
       [&] {
-        for (size_t d = 0; d < g_bytes; d += size_t{16} << 20) {
-          const size_t n = std::min(size_t{16} << 20, g_bytes - d);
+        in_pieces([&](size_t d, size_t n) {
           CK(cudaMemcpy(pinned, reinterpret_cast<char*>(dev_a) + d, n, cudaMemcpyDeviceToHost));
           if (std::memcmp(pinned, static_cast<char*>(at) + d, n) != 0) std::puts("differs?");
-        }
+        });
       },
       unmap);
   report(

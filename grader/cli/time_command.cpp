@@ -12,7 +12,10 @@
 #include "grade/runner_builds.h"
 #include "grade/timed_tests.h"
 #include "lab/lab_tree.h"
+#include "lab/run_limit.h"
 #include "os/exit_status.h"
+#include "run/runner_client.h"
+#include "run/sim_costs.h"
 #include "stats.h"
 #include "text/nearest_name.h"
 #include "text/number_text.h"
@@ -46,29 +49,107 @@ std::vector<const PartSpec*> selected_parts(const LabConfig& lab, const TimeOpti
   return parts;
 }
 
-// What to time: --dataset on every selected part it applies to, or else each part's timing
-// datasets (as bench). Hidden groups never: their datasets are the instructor's.
+// What to time: --dataset (check_dataset_name's) on every selected part it applies to, or else
+// each part's timing datasets (as bench). Hidden groups never: their datasets are the
+// instructor's.
 std::vector<Timing> plan(const LabConfig& lab, const std::vector<const PartSpec*>& parts,
                          const std::string& dataset) {
   std::vector<Timing> plan;
-  std::vector<std::string> names;  // the datasets --dataset may give for these parts
   for (const auto* part : parts) {
     const size_t before = plan.size();
     for (const auto& g : lab.groups) {
       if (g.hidden) continue;
-      for (const auto& ds : g.datasets) {
-        if (!ds.applies_to(part->name)) continue;
-        if (std::find(names.begin(), names.end(), ds.name) == names.end()) names.push_back(ds.name);
-        if (dataset.empty() ? g.timing : ds.name == dataset) plan.push_back({part, &g, &ds, {}});
-      }
+      for (const auto& ds : g.datasets)
+        if (ds.applies_to(part->name) && (dataset.empty() ? g.timing : ds.name == dataset))
+          plan.push_back({part, &g, &ds, {}});
     }
     if (dataset.empty() && plan.size() == before)
       throw std::runtime_error("lab " + lab.id + ": part " + part->name +
                                " has no timing dataset; name one with --dataset");
   }
-  if (!dataset.empty() && plan.empty())
-    throw std::runtime_error("lab " + lab.id + ": " + unknown_name("dataset", dataset, names));
   return plan;
+}
+
+// Refuses a --dataset that is none of the parts' public ones (a hidden one included: those are
+// the instructor's), before anything is built.
+void check_dataset_name(const LabConfig& lab, const std::vector<const PartSpec*>& parts,
+                        const std::string& dataset) {
+  if (dataset.empty()) return;
+  std::vector<std::string> names;
+  for (const auto* part : parts)
+    for (const auto& g : lab.groups)
+      if (!g.hidden)
+        for (const auto& ds : g.datasets)
+          if (ds.applies_to(part->name)) {
+            if (ds.name == dataset) return;
+            names.push_back(ds.name);
+          }
+  throw std::runtime_error("lab " + lab.id + ": " + unknown_name("dataset", dataset, names));
+}
+
+// A GPU part that cannot be timed here, costed instead by the CPU backend's cost model
+// (sim_costs.h) on one public dataset: --dataset where it applies, else the part's last.
+struct Costing {
+  const PartSpec* part;
+  const GroupSpec* group;
+  const DatasetSpec* dataset;
+  std::vector<CostSide> sides;  // yours, then the reference's where there is one
+  std::string failed;           // non-empty: a run failed; why
+};
+
+std::vector<Costing> plan_costs(const LabConfig& lab, const std::vector<std::string>& parts,
+                                const std::string& dataset) {
+  std::vector<Costing> plan;
+  for (const auto& name : parts) {
+    const PartSpec* part = lab.part(name);
+    Costing k{part, nullptr, nullptr, {}, {}};
+    for (const auto& g : lab.groups) {
+      if (g.hidden || g.timing || !g.on_backend(Backend::sim)) continue;
+      for (const auto& ds : g.datasets)
+        if (ds.applies_to(name) && (dataset.empty() || ds.name == dataset)) {
+          k.group = &g;
+          k.dataset = &ds;
+        }
+    }
+    if (k.dataset) plan.push_back(k);
+  }
+  return plan;
+}
+
+// One profiled run of `runner` (the student's or the reference's) on the costing's dataset.
+void cost_run(const GradeContext& c, const std::filesystem::path& runner, const std::string& who,
+              Costing& k) {
+  const DatasetDirs d = c.dataset(*k.group, *k.dataset);
+  RunRequest run(runner, *k.part, d, c.work / "costs" / k.part->name / who,
+                 RunLimit::clock(who == "yours" ? c.o.timed_run_timeout_s : kReferenceRunLimitS));
+  run.profile = true;
+  const RunOutcome o = run_runner(c.place(), run);
+  if (!o.ran) {
+    k.failed = (who == "yours" ? "" : "the reference: ") + o.message;
+    return;
+  }
+  k.sides.push_back({who, kernel_costs(o.sim_costs), o.result.value("work", 0.0)});
+}
+
+void print_costs(const LabConfig& lab, const std::vector<Costing>& costings, std::ostream& out) {
+  for (const Costing& k : costings) {
+    out << "\n"
+        << k.part->name << " on " << k.dataset->name << " (public"
+        << (k.sides.empty() ? ""
+                            : ", " + printf_text("%.0f ", k.sides[0].work) + lab.timing.work_unit())
+        << "): the CPU backend's cost model";
+    if (!k.failed.empty()) {
+      out << ": not costed, " << k.failed << "\n";
+      continue;
+    }
+    out << (k.sides.size() > 1 ? ", yours beside the reference's" : "") << ":\n"
+        << cost_table(k.sides);
+  }
+  out << "\n"
+      << cost_legend(lab.timing.work_unit())
+      << "  Counted exactly from your kernels' accesses on the CPU (sim/README.md, \"The cost "
+         "model\"); the outputs are not checked here: `gpulab run "
+      << lab.id << "` checks them.\n";
 }
 
 // Why a GPU part cannot be timed here; empty where it can.
@@ -128,29 +209,36 @@ void print(const LabConfig& lab, const std::vector<Timing>& timings, bool refere
 }
 
 // Where GPU parts cannot be timed here (no GPU, the sim backend, no CUDA runners built), takes
-// them out of `timings` with a line that says why and what checks them instead, and returns
-// kExitNeedsGpu; kExitOk where every part stays.
-int drop_untimeable_gpu_parts(const LabConfig& lab, Backend backend, bool cuda_built,
-                              std::vector<Timing>& timings, std::ostream& out) {
+// them out of `parts` with a line that says why and what measures them instead, and returns
+// them; none where every part stays.
+std::vector<std::string> drop_untimeable_gpu_parts(const LabConfig& lab, Backend backend,
+                                                   bool cuda_built,
+                                                   std::vector<const PartSpec*>& parts,
+                                                   std::ostream& out) {
   const bool any_gpu =
-      std::any_of(timings.begin(), timings.end(), [](const Timing& t) { return t.part->gpu; });
-  if (!any_gpu) return kExitOk;
+      std::any_of(parts.begin(), parts.end(), [](const PartSpec* p) { return p->gpu; });
+  if (!any_gpu) return {};
   const std::string why = no_gpu_timing(
       backend, cuda_built, backend == Backend::cuda ? device_preflight() : DeviceInfo{});
-  if (why.empty()) return kExitOk;
+  if (why.empty()) return {};
   std::vector<std::string> skipped;
-  std::vector<Timing> cpu;
-  for (auto& t : timings)
-    if (!t.part->gpu)
-      cpu.push_back(t);
-    else if (std::find(skipped.begin(), skipped.end(), t.part->name) == skipped.end())
-      skipped.push_back(t.part->name);
+  std::vector<const PartSpec*> cpu;
+  for (const PartSpec* p : parts)
+    if (p->gpu)
+      skipped.push_back(p->name);
+    else
+      cpu.push_back(p);
   out << "gpulab time: not timing ";
   for (size_t i = 0; i < skipped.size(); ++i) out << (i ? ", " : "") << skipped[i];
-  out << ": GPU parts are timed only on an NVIDIA GPU, and " << why << ". `gpulab run " << lab.id
-      << " --backend sim` checks your kernels here, without times.\n";
-  timings = std::move(cpu);
-  return kExitNeedsGpu;
+  out << ": GPU parts are timed only on an NVIDIA GPU, and " << why << ". "
+      << (backend == Backend::sim
+              ? "Instead, the CPU backend's cost model counts what their kernels would cost a "
+                "GPU, below."
+              : "`gpulab time " + lab.id +
+                    " --backend sim` counts what their kernels would cost a GPU instead.")
+      << "\n";
+  parts = std::move(cpu);
+  return skipped;
 }
 
 }  // namespace
@@ -160,10 +248,16 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   const LabConfig lab = LabConfig::load_id(paths.source, o.lab);
   const bool cuda_built = o.cuda_runners_built;
   const Backend backend = o.backend ? *o.backend : cuda_built ? Backend::cuda : Backend::sim;
-  std::vector<Timing> timings = plan(lab, selected_parts(lab, o), o.dataset);
-
-  const int status = drop_untimeable_gpu_parts(lab, backend, cuda_built, timings, out);
-  if (timings.empty()) return status;
+  std::vector<const PartSpec*> parts = selected_parts(lab, o);
+  check_dataset_name(lab, parts, o.dataset);
+  const std::vector<std::string> untimed =
+      drop_untimeable_gpu_parts(lab, backend, cuda_built, parts, out);
+  std::vector<Costing> costings;
+  if (backend == Backend::sim) costings = plan_costs(lab, untimed, o.dataset);
+  std::vector<Timing> timings;
+  if (!parts.empty()) timings = plan(lab, parts, o.dataset);
+  const int status = untimed.size() > costings.size() ? kExitNeedsGpu : kExitOk;
+  if (timings.empty() && costings.empty()) return status;
 
   // As gpulab run: the lab folder of the gpulab tree the student stands in (lab_tree.h).
   // A version of the lab's one file under a name of its own (dcs_staggered.cu) is taken as the
@@ -178,6 +272,9 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   for (const auto& t : timings)
     if (std::find(g.parts.begin(), g.parts.end(), t.part->name) == g.parts.end())
       g.parts.push_back(t.part->name);
+  for (const auto& k : costings)
+    if (std::find(g.parts.begin(), g.parts.end(), k.part->name) == g.parts.end())
+      g.parts.push_back(k.part->name);
   g.include_hidden = false;
   g.review_flags = false;
   g.allow_unsandboxed = true;  // the student's own code, on their machine (as gpulab run)
@@ -198,6 +295,11 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
       t.m = timed.time_rounds(*t.part, c.dataset(*t.group, *t.dataset), reference, nullptr, row);
       t.result = row.result;
     }
+    for (auto& k : costings) {
+      c.steps.note("costing " + k.part->name + " on " + k.dataset->name);
+      cost_run(c, c.student.runner, "yours", k);
+      if (k.failed.empty() && reference) cost_run(c, runners.reference(), "reference", k);
+    }
   };
   const Report report = grade(g, log);
   if (report.stopped_by) return kExitStopped;
@@ -207,15 +309,20 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
         << (report.tests.empty() ? std::string("not built") : report.tests.front().output) << "\n";
     return kExitTestsFailed;
   }
-  out << "gpulab time " << lab.id << " (" << backend_name(backend)
-      << " backend): " << submission.string() << (reference ? " against the reference" : "")
-      << ", in rounds of timed runs" << (reference ? ", yours and the reference's in turn" : "")
-      << ", each in a process of its own; times are medians over the rounds, the ratio the "
-         "median of the rounds' ratios, as grading scores it.\n"
-      << no_reference;
-  print(lab, timings, reference, out);
+  if (!timings.empty()) {
+    out << "gpulab time " << lab.id << " (" << backend_name(backend)
+        << " backend): " << submission.string() << (reference ? " against the reference" : "")
+        << ", in rounds of timed runs" << (reference ? ", yours and the reference's in turn" : "")
+        << ", each in a process of its own; times are medians over the rounds, the ratio the "
+           "median of the rounds' ratios, as grading scores it.\n";
+    print(lab, timings, reference, out);
+  }
+  out << no_reference;
+  if (!costings.empty()) print_costs(lab, costings, out);
   for (const auto& t : timings)
     if (!t.m.failed.empty()) return kExitTestsFailed;
+  for (const auto& k : costings)
+    if (!k.failed.empty()) return kExitTestsFailed;
   return status;
 }
 

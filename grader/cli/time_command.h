@@ -31,9 +31,14 @@ struct TimeOptions {
   bool cuda_runners_built = true;  // GPULAB_HAVE_CUDA_RUNNERS (main.cpp's build)
 };
 
+// On the CPU backend a GPU part is not timed but costed: one run of the student's code and one
+// of the reference's on a public dataset (--dataset, else the part's last) with the cost model
+// on, and a table of what each kernel would cost a GPU (grader/run/sim_costs.h).
+//
 // Returns the exit status (exit_status.h): kExitOk when every (part, dataset) asked for was
-// timed with right outputs; kExitTestsFailed when a timed run failed or was wrong;
-// kExitNeedsGpu when a GPU part was asked for and cannot be timed here (the rest is timed).
+// timed with right outputs or costed; kExitTestsFailed when a timed or costed run failed or a
+// timed one was wrong; kExitNeedsGpu when a GPU part was asked for and can be neither timed nor
+// costed here (a cuda backend without a GPU: the rest is timed).
 // Progress lines go to `log`. Throws on bad names (the message lists the valid ones).
 int time_command(const TimeOptions& options, std::ostream& out, std::ostream& log);
 

@@ -133,7 +133,8 @@ std::vector<std::string> runner_argv(const RunRequest& run, const StagedRun& sta
 
 // The CPU backend's report: a pipe the runtime takes at start, and a key it repeats in its end
 // record, which the run's own code cannot know (sim_report.h).
-void add_sim_report(ProcessOptions& po, const DatasetDirs& ds, const std::string& key) {
+void add_sim_report(ProcessOptions& po, const DatasetDirs& ds, const std::string& key,
+                    bool profile) {
   po.collect = {kSimReportFd, kSimReportLimit};
   po.env.push_back("GPULAB_SIM_REPORT_FD=" + std::to_string(kSimReportFd));
   po.env.push_back("GPULAB_SIM_REPORT_KEY=" + key);
@@ -142,6 +143,7 @@ void add_sim_report(ProcessOptions& po, const DatasetDirs& ds, const std::string
   // seed, which is drawn from the instructor's secret and not the run's to see.
   po.env.push_back("GPULAB_SIM_BLOCK_ORDER=shuffle");
   po.env.push_back("GPULAB_SIM_SEED=" + std::to_string(public_seed(ds.group + "/" + ds.name)));
+  if (profile) po.env.push_back("GPULAB_SIM_PROFILE=1");
 }
 
 // Why a run that did not end well failed, in the words its reader needs; `status` is its
@@ -214,7 +216,7 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
   po.cancel = run.cancel;
   const std::string sim_key = sim ? random_hex(16) : "";
-  if (sim) add_sim_report(po, ds, sim_key);
+  if (sim) add_sim_report(po, ds, sim_key, run.profile);
   const ProcessResult p = sandbox.run(po, box);
   staging.emplace(GradePhase::kStaging);
   collect_output(staged);
@@ -232,6 +234,7 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   const bool ok = p.ok() && status == runner_status(RunnerExit::ok);
   const SimReport sim_report = sim ? read_sim_findings(p, sim_key, ok) : SimReport{};
   o.sim_findings = sim_report.findings;
+  o.sim_costs = sim_report.costs;
   if (!channel.problem().empty()) {
     o.message = "your run failed: " + channel.problem();
   } else if (ok) {

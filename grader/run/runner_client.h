@@ -41,6 +41,8 @@ struct RunOutcome {
   std::vector<SampleClock> samples;
   // The sim backend's findings (out of bounds, races, ...), one JSON object each.
   std::vector<nlohmann::json> sim_findings;
+  // Its cost model's records, one per kernel (a run with `profile`); sim_costs.h reads them.
+  std::vector<nlohmann::json> sim_costs;
 };
 
 // A run's command line: the runner, then the part and the dataset's input folder.
@@ -97,7 +99,8 @@ struct RunRequest {
   // Under a tool only (runner_flags.h, kUnderToolFlag): each sample's part, where samples are
   // other parts' datasets (sample_protocol.h, kSamplePartsOption); empty: all are `part`'s.
   std::vector<const PartSpec*> sample_parts;
-  RunWrapper wrapper;  // none: the runner alone
+  RunWrapper wrapper;    // none: the runner alone
+  bool profile = false;  // the CPU backend counts what its kernels would cost (sim_costs.h)
   // Set: the run is stopped once it is true (ProcessOptions::cancel), its outcome's process
   // `cancelled`.
   const std::atomic<bool>* cancel = nullptr;

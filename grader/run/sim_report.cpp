@@ -64,6 +64,10 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
       continue;
     }
     ++received;
+    if (j.contains("cost")) {
+      r.costs.push_back(j["cost"]);
+      continue;
+    }
     nlohmann::json bare = j;
     bare.erase("count");
     const auto [at, fresh] = index.emplace(bare.dump(), r.findings.size());

@@ -3,7 +3,10 @@
 // program, and its code can write to that pipe as the runtime does, so the report is read as
 // the work of an adversary that can add lines and cut the stream short, but cannot take back
 // what was already sent, nor know the key the grader handed the runtime:
-//  - a finding is any line that parses as a JSON object other than the end record. One sent
+//  - a cost record, {"cost":{...}} (sent at exit with GPULAB_SIM_PROFILE=1: sim/README.md, "The
+//    cost model"), is kept apart, as it came: a forged one can only mislead its own program's
+//    cost table, which scores nothing.
+//  - a finding is any other line that parses as a JSON object but the end record. One sent
 //    twice (when made, and with its final count at exit) is one finding, with the larger count;
 //    lines differing in anything but their count are two findings. A forged finding can only
 //    count against the run that wrote it.
@@ -29,6 +32,7 @@ constexpr size_t kSimReportLimit = size_t{4} << 20;
 
 struct SimReport {
   std::vector<nlohmann::json> findings;  // in the order first received
+  std::vector<nlohmann::json> costs;     // each cost record's object, in order
   long launches = -1;                    // from the end record; -1 without one
   // Empty when the report is whole; else, for the student, what is wrong with it.
   std::string problem;

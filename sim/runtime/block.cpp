@@ -385,6 +385,7 @@ void run_block(Launch& l, uint3 block_idx) {
     w->self = boost::context::fiber();
     ex.idle.push_back(w);
   }
+  if (profile_on) profile_block_end(b);
   finish_block();
 }
 

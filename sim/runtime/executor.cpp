@@ -210,6 +210,7 @@ void launch_blocks(const char* file, int line, dim3 grid, dim3 block, std::size_
     j.order = &order;
   }
   count_launch();
+  if (profile_on && !l.direct) profile_launch(l);
   pool().run(j);
   flush_launch();
   if (l.error) set_sticky_error(static_cast<cudaError_t>(l.error.load()));

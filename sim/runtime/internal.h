@@ -128,7 +128,15 @@ void shared_access(Block& b, Thread* t, std::uintptr_t a, std::size_t size, unsi
 void hazard_track(Block& b, Thread* t, std::size_t off, std::size_t size, unsigned mode,
                   const char* file, int line, const char* func, const SharedObj& obj);
 std::uint8_t* shared_arena_base();
-constexpr unsigned mode_atomic = 4;
+
+// The cost model (profile.cpp), while profile_on: a launch, and a block's end (its notes costed).
+// profile_switch (memory.cpp) turns it on or off, with the fast paths (arena_fast_size); while
+// on, access_slow notes every access (`mode`: rd, wr, rw, or rw | mode_atomic).
+extern bool profile_on;
+void profile_switch(bool on);
+void profile_note(const void* p, std::size_t size, unsigned mode, const char* file, int line);
+void profile_launch(const Launch& l);
+void profile_block_end(const Block& b);
 
 // Executor (executor.cpp, block.cpp).
 void run_block(Launch& l, uint3 block_idx);

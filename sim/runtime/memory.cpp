@@ -20,6 +20,7 @@ namespace gpulab_sim::detail {
 
 std::uintptr_t arena_base = 0;
 std::uintptr_t arena_size = 0;
+std::uintptr_t arena_fast_size = 0;
 unsigned char* arena_shadow = nullptr;
 std::uint64_t* race_tags = nullptr;
 std::uint32_t* race_sites = nullptr;
@@ -100,6 +101,7 @@ bool ensure_arena() {
     race_locks = static_cast<std::uint32_t*>(locks);
     arena_base = reinterpret_cast<std::uintptr_t>(data);
     arena_size = size;
+    arena_fast_size = profile_on ? 0 : size;
     return true;
   }
   return false;
@@ -297,6 +299,11 @@ void cache_reset() {
   cache = Cache{0, 0};
 }
 
+void profile_switch(bool on) {
+  profile_on = on;
+  arena_fast_size = on ? 0 : arena_size;
+}
+
 void register_symbol(const void* addr, std::size_t size, const char* name) {
   Registry& r = reg();
   std::unique_lock<std::shared_mutex> lock(r.mu);
@@ -426,11 +433,12 @@ void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned m
                   const char* file, int line, const char* func) {
   Thread* t = cur_thread;
   if (!t) return const_cast<void*>(p);
+  if (profile_on) profile_note(p, size, mode, file, line);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   auto what = [&] { return size_words(size) + " at " + hex(a); };
   const Worker* w = t->worker;  // null in an unchecked barrier-free block: no fiber (launch.h)
   if (w && a >= w->stack_lo && a + size <= w->stack_hi) {  // the thread's own local variables
-    cache = Cache{w->stack_lo, w->stack_hi - w->stack_lo};
+    if (!profile_on) cache = Cache{w->stack_lo, w->stack_hi - w->stack_lo};
     return const_cast<void*>(p);
   }
   if (align > 1 && a % align != 0)
@@ -477,7 +485,7 @@ void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned m
     Registry& r = reg();
     std::shared_lock<std::shared_mutex> lock(r.mu);
     if (const Sym* s = containing_sym(r, a); s && a + size <= s->lo + s->size) {
-      cache = Cache{s->lo, s->size};
+      if (!profile_on) cache = Cache{s->lo, s->size};  // a cached range is not noted
       return const_cast<void*>(p);
     }
   }

@@ -95,6 +95,19 @@ std::string json_str(const std::string& s) {
   return r + "\"";
 }
 
+// A kernel's costs (profile.h) as the report's record: {"cost":{"file":..,"line":..,
+// "estimate_s":..,<costs.def's counts>}}, the estimate for the model's named GPU.
+std::string cost_record(const kernel_cost& c) {
+  char estimate[32];
+  std::snprintf(estimate, sizeof estimate, "%.6g", estimate_seconds(c));
+  std::string r = "{\"cost\":{\"file\":" + json_str(c.file) +
+                  ",\"line\":" + std::to_string(c.line) + ",\"gpu\":" + json_str(h100_sxm.name) +
+                  ",\"estimate_s\":" + estimate;
+#define GPULAB_SIM_COST(name, what) r += ",\"" #name "\":" + std::to_string(c.name);
+#include <gpulab_sim/costs.def>
+  return r + "}}";
+}
+
 std::string json_dims(dim3 d) {
   return "[" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + "]";
 }
@@ -277,6 +290,8 @@ void finish_report() {
       send(s.list[i]);
       s.sent[i] = s.list[i].count;
     }
+  if (profile_on)
+    for (const kernel_cost& c : profile_take()) send_record(cost_record(c));
   end_report();
 }
 

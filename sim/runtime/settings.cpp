@@ -52,6 +52,7 @@ struct Captured {
   const char* report = nullptr;
   const char* report_fd = nullptr;
   const char* report_key = nullptr;
+  bool profile = false;
 };
 
 // settings.def's readers: each takes a set, non-empty value, or returns why it is ignored.
@@ -91,6 +92,12 @@ const char* read_stack_kb(const char* v, Captured& c) {
   return nullptr;
 }
 
+const char* read_profile(const char* v, Captured& c) {
+  if (std::strcmp(v, "1")) return "not 1";
+  c.profile = true;
+  return nullptr;
+}
+
 void capture() {
   Captured c;
 #define GPULAB_SIM_SETTING(name, value, read)   \
@@ -98,6 +105,7 @@ void capture() {
     if (const char* why = read(e, c)) ignored("GPULAB_SIM_" #name, e, why);
 #include "settings.def"
   current = c.settings;
+  profile_switch(c.profile);
   open_report(c.report, c.report_fd, c.report_key);
   forget_variables();
 }

@@ -77,11 +77,16 @@ TEST_SUITE("cpu") {
     for (const auto& [args, expected] :
          std::vector<std::pair<std::vector<std::string>, std::string>>{
              {{"scan", "--part", "hillis-stele"}, "did you mean \"hillis-steele\""},
-             {{"scan", "--dataset", "hidden-int-777"}, "no dataset \"hidden-int-777\""},
-             {{"scan", "--part", "exclusive-float"}, "no timing dataset"}}) {
+             {{"scan", "--dataset", "hidden-int-777"}, "no dataset \"hidden-int-777\""}}) {
       const auto p = gpulab_time(args, 60);
       CHECK_MESSAGE(p.exit_code == gpulab::kExitFailed, p.output);
       CHECK_MESSAGE(p.output.find(expected) != std::string::npos, p.output);
+    }
+    // Timed where a GPU is, a part needs a timing dataset (elsewhere it is costed instead).
+    if (gpulab::device_preflight().usable) {
+      const auto p = gpulab_time({"scan", "--part", "exclusive-float"}, 60);
+      CHECK_MESSAGE(p.exit_code == gpulab::kExitFailed, p.output);
+      CHECK_MESSAGE(p.output.find("no timing dataset") != std::string::npos, p.output);
     }
   }
 
@@ -92,6 +97,42 @@ TEST_SUITE("cpu") {
     CHECK_MESSAGE(p.exit_code == gpulab::kExitNeedsGpu, p.output);
     CHECK_MESSAGE(p.output.find("GPU parts are timed only on an NVIDIA GPU") != std::string::npos,
                   p.output);
+    CHECK_MESSAGE(p.output.find("`gpulab time scan --backend sim` counts what their kernels") !=
+                      std::string::npos,
+                  p.output);
+  }
+
+  // On the CPU backend a GPU part gets the cost model instead of times (sim/README.md): the
+  // reference's own file as a student's costs exactly what the reference does, kernel by
+  // kernel, and the stub launches nothing.
+  TEST_CASE("gpulab time --backend sim costs a GPU part's kernels beside the reference's") {
+    const fs::path variant = reference_variant("histogram", "histogram.cu");
+    const auto p = gpulab_time({"histogram", "--part", "histogram-private", "--backend", "sim",
+                                "--submission", variant.string()});
+    REQUIRE_MESSAGE(p.exit_code == gpulab::kExitOk, p.output);
+    CHECK_MESSAGE(p.output.find("the CPU backend's cost model, yours beside the reference's") !=
+                      std::string::npos,
+                  p.output);
+    // Each side's kernels, in launch order: the same lines, the same counts.
+    std::vector<std::string> yours, reference;
+    std::istringstream lines(p.output);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream cells(line);
+      std::string who, rest;
+      cells >> who >> std::ws;  // the cells after it: the kernel's, the same width on both sides
+      std::getline(cells, rest);
+      if (who == "yours") yours.push_back(rest);
+      if (who == "reference") reference.push_back(rest);
+    }
+    REQUIRE_MESSAGE(!yours.empty(), p.output);
+    CHECK(yours == reference);
+    CHECK_MESSAGE(p.output.find("histogram.cu:") != std::string::npos, p.output);
+
+    const auto stub = gpulab_time({"histogram", "--part", "histogram-private", "--backend", "sim",
+                                   "--submission", (kSource / "labs" / "histogram").string()});
+    CHECK_MESSAGE(stub.exit_code == gpulab::kExitOk, stub.output);
+    CHECK_MESSAGE(stub.output.find("yours      no kernel launched") != std::string::npos,
+                  stub.output);
   }
 }
 

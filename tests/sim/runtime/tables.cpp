@@ -146,7 +146,7 @@ TEST_SUITE("tables") {
         {"GPULAB_SIM_REPORT", "/dev/null"},    {"GPULAB_SIM_REPORT_FD", "none"},
         {"GPULAB_SIM_REPORT_KEY", "k3y"},      {"GPULAB_SIM_THREADS", "1"},
         {"GPULAB_SIM_BLOCK_ORDER", "reverse"}, {"GPULAB_SIM_SEED", "9"},
-        {"GPULAB_SIM_STACK_KB", "128"}};
+        {"GPULAB_SIM_STACK_KB", "128"},        {"GPULAB_SIM_PROFILE", "1"}};
     REQUIRE(values.size() == kSettings.size());
     for (const auto& s : kSettings) {
       bool given = false;
@@ -165,8 +165,10 @@ TEST_SUITE("tables") {
     CHECK(gpulab_sim::detail::settings().threads == 1);
     CHECK(gpulab_sim::detail::settings().order == gpulab_sim::detail::block_order::reverse);
     CHECK(gpulab_sim::detail::settings().seed == 9);
+    CHECK(gpulab_sim::detail::profile_on);
     gpulab_sim::detail::reload_settings();  // back to the defaults, the report closed
     CHECK(gpulab_sim::detail::settings().threads == 0);
+    CHECK(!gpulab_sim::detail::profile_on);
     fresh();
   }
 

@@ -17,7 +17,7 @@ inline void atomic_check(const void* p, std::size_t size, const char* file, int 
   if (!cur_thread) return;
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t off = a - arena_base;
-  if (off < arena_size && a % size == 0) {
+  if (off < arena_fast_size && a % size == 0) {
     const unsigned char* s = arena_shadow + off;
     if (size == 4 && shadow_all_init<4>(s)) {
       race_write<4>(off, race_tag | kRaceAtomic, false, file, line, func);

@@ -20,6 +20,7 @@ namespace gpulab_sim {
 enum mode : unsigned { rd = 1, wr = 2, rw = 3 };
 
 namespace detail {
+constexpr unsigned mode_atomic = 4;  // an atomic's check (atomics.h), beside rd, wr and rw
 [[gnu::cold]] void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned mode,
                                 const char* file, int line, const char* func);
 void* shared_object(const void* tag, int id, const void* type_key, std::size_t size,
@@ -30,6 +31,10 @@ void register_symbol(const void* addr, std::size_t size, const char* name);
 // The device-memory arena and its shadow (memory.cpp); size 0 until the first allocation.
 extern std::uintptr_t arena_base;
 extern std::uintptr_t arena_size;
+// What the inline fast paths take for arena_size: the same, or 0 while the cost model counts
+// (profile.h), so that every access then takes access_slow, which notes it. Counting costs the
+// fast paths nothing while it is off.
+extern std::uintptr_t arena_fast_size;
 extern unsigned char* arena_shadow;
 constexpr unsigned char shadow_none = 0, shadow_uninit = 1, shadow_init = 2;
 
@@ -121,7 +126,7 @@ inline T* access(T* p, unsigned m, const char* file, int line,
   constexpr std::size_t n = sizeof(T);
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t off = a - detail::arena_base;
-  if (off < detail::arena_size) {
+  if (off < detail::arena_fast_size) {
     if (a % alignof(T) == 0) {
       unsigned char* s = detail::arena_shadow + off;
       if (m == wr) {

@@ -28,6 +28,7 @@
 #include "launch.h"
 #include "math.h"
 #include "memory.h"
+#include "profile.h"
 #include "runtime_api.h"
 #include "state.h"
 #include "sync.h"

@@ -95,23 +95,37 @@ struct Costing {
   const DatasetSpec* dataset;
   std::vector<CostSide> sides;  // yours, then the reference's where there is one
   std::string failed;           // non-empty: a run failed; why
+  std::string note;             // why it is costed on another dataset than --dataset
 };
 
+// Without --dataset, lab.json's cost_dataset where it applies, else the part's last public one. A
+// --dataset that is a timing dataset (too large to count access by access), or one the CPU
+// backend does not run, is replaced the same way, with a note that says so.
 std::vector<Costing> plan_costs(const LabConfig& lab, const std::vector<std::string>& parts,
-                                const std::string& dataset) {
+                                const std::string& asked) {
   std::vector<Costing> plan;
   for (const auto& name : parts) {
     const PartSpec* part = lab.part(name);
-    Costing k{part, nullptr, nullptr, {}, {}};
-    for (const auto& g : lab.groups) {
-      if (g.hidden || g.timing || !g.on_backend(Backend::sim)) continue;
-      for (const auto& ds : g.datasets)
-        if (ds.applies_to(name) && (dataset.empty() || ds.name == dataset)) {
-          k.group = &g;
-          k.dataset = &ds;
-        }
+    Costing k{part, nullptr, nullptr, {}, {}, {}};
+    const std::string& dataset = asked.empty() ? lab.cost_dataset : asked;
+    for (const bool any : {false, true}) {
+      for (const auto& g : lab.groups) {
+        if (g.hidden || g.timing || !g.on_backend(Backend::sim)) continue;
+        for (const auto& ds : g.datasets)
+          if (ds.applies_to(name) && (any || dataset.empty() || ds.name == dataset)) {
+            k.group = &g;
+            k.dataset = &ds;
+          }
+      }
+      if (k.dataset) break;
     }
-    if (k.dataset) plan.push_back(k);
+    if (!k.dataset) continue;
+    if (!asked.empty() && k.dataset->name != asked)
+      k.note = asked +
+               " is a timing dataset or one the CPU backend does not run, too large to "
+               "count access by access: costed on " +
+               k.dataset->name + " instead";
+    plan.push_back(k);
   }
   return plan;
 }
@@ -137,7 +151,7 @@ void print_costs(const LabConfig& lab, const std::vector<Costing>& costings, std
         << k.part->name << " on " << k.dataset->name << " (public"
         << (k.sides.empty() ? ""
                             : ", " + printf_text("%.0f ", k.sides[0].work) + lab.timing.work_unit())
-        << "): the CPU backend's cost model";
+        << "): the CPU backend's cost model" << (k.note.empty() ? "" : " (" + k.note + ")");
     if (!k.failed.empty()) {
       out << ": not costed, " << k.failed << "\n";
       continue;

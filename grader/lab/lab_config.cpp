@@ -217,6 +217,17 @@ void read_sim_time_limit(const Json& st, LabConfig& c, const Reader&) {
   c.sim_time_limit.floor_s = st.at("floor_s").get<double>();
 }
 
+// A public dataset the CPU backend runs: the cost model counts it access by access.
+void read_cost_dataset(const Json& v, LabConfig& c, const Reader& r) {
+  c.cost_dataset = v.get<std::string>();
+  for (const auto& g : c.groups)
+    if (!g.hidden && !g.timing && g.on_backend(Backend::sim))
+      for (const auto& ds : g.datasets)
+        if (ds.name == c.cost_dataset) return;
+  r.fail("cost_dataset", "\"" + c.cost_dataset +
+                             "\" is no dataset of a public group that the CPU backend runs");
+}
+
 void read_sanitize(const Json& sz, LabConfig& c, const Reader&) {
   // The schema's tools are sanitizer_tools() (lab_schema_keys_test checks that they agree).
   c.sanitize_tools = sz.value("tools", c.sanitize_tools);
@@ -262,6 +273,7 @@ const Section kSections[] = {
     {"performance_curve", read_performance_curve},
     {"sim_time_limit", read_sim_time_limit},
     {"sanitize", read_sanitize},
+    {"cost_dataset", read_cost_dataset},
     {"gradescope",
      [](const Json& v, LabConfig& c, const Reader&) { c.gradescope = GradescopePolicy::parse(v); }},
     {"writeup",

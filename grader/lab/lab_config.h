@@ -159,6 +159,9 @@ struct LabConfig {
   std::map<std::string, PartRubric> rubric;
   PerformanceCurve curve;
   SimTimeLimit sim_time_limit;  // a correctness run's limit on the CPU backend (run_limit.h)
+  // lab.json's "cost_dataset": where gpulab time --backend sim costs a part (time_command.h);
+  // empty: each part's last public dataset.
+  std::string cost_dataset;
   // lab.json's "sanitize": {"tools": [...], "datasets": N}: the compute-sanitizer tools gpulab
   // grade runs on a GPU (empty: gpulab's choice, sanitizer_runs.h), on the N smallest public
   // datasets of each GPU part that passed.

@@ -61,23 +61,36 @@ struct Site {
 };
 using Lanes = std::vector<std::pair<std::uintptr_t, std::size_t>>;
 
-std::uint64_t distinct_sectors(const Lanes& lanes) {
-  std::vector<std::uintptr_t> sectors;
+// `units` sorted, without repeats: the distinct `unit`-byte blocks the lanes touch. Lanes mostly
+// touch ascending addresses (or one: a broadcast), which needs no sort.
+void distinct_units(const Lanes& lanes, std::uintptr_t unit, std::vector<std::uintptr_t>& units) {
+  units.clear();
+  bool ascending = true;
   for (const auto& [a, n] : lanes)
-    for (std::uintptr_t s = a / 32; s <= (a + n - 1) / 32; ++s) sectors.push_back(s);
-  std::sort(sectors.begin(), sectors.end());
-  return static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    for (std::uintptr_t u = a / unit; u <= (a + n - 1) / unit; ++u) {
+      if (!units.empty() && u <= units.back()) {
+        ascending = ascending && u == units.back();
+        if (u == units.back()) continue;
+      }
+      units.push_back(u);
+    }
+  if (ascending) return;
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+}
+
+std::uint64_t distinct_sectors(const Lanes& lanes) {
+  thread_local std::vector<std::uintptr_t> sectors;
+  distinct_units(lanes, 32, sectors);
+  return sectors.size();
 }
 
 // Shared memory serves 32 banks of 4-byte words, 128 bytes a wavefront: a request takes as many
 // wavefronts as the most distinct words one bank must serve (lanes reading one word share it),
 // and at least its distinct bytes / 128.
 std::uint64_t wavefronts(const Lanes& lanes) {
-  std::vector<std::uintptr_t> words;
-  for (const auto& [a, n] : lanes)
-    for (std::uintptr_t w = a / 4; w <= (a + n - 1) / 4; ++w) words.push_back(w);
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
+  thread_local std::vector<std::uintptr_t> words;
+  distinct_units(lanes, 4, words);
   unsigned per_bank[32] = {};
   for (std::uintptr_t w : words) ++per_bank[w % 32];
   const std::uint64_t worst = *std::max_element(per_bank, per_bank + 32);
@@ -85,9 +98,15 @@ std::uint64_t wavefronts(const Lanes& lanes) {
 }
 
 std::uint64_t most_on_one_address(const Lanes& lanes) {
-  std::map<std::uintptr_t, std::uint64_t> on;
-  std::uint64_t most = 0;
-  for (const auto& [a, n] : lanes) most = std::max(most, ++on[a]);
+  thread_local std::vector<std::uintptr_t> at;
+  at.clear();
+  for (const auto& l : lanes) at.push_back(l.first);
+  if (!std::is_sorted(at.begin(), at.end())) std::sort(at.begin(), at.end());
+  std::uint64_t most = 0, run = 0;
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    run = i > 0 && at[i] == at[i - 1] ? run + 1 : 1;
+    most = std::max(most, run);
+  }
   return most;
 }
 
@@ -122,11 +141,36 @@ void add_request(kernel_cost& c, unsigned kind, const Lanes& lanes, unsigned wid
   }
 }
 
+bool same_site(const Note& a, const Note& b) {
+  return a.file == b.file && a.line == b.line && a.kind == b.kind;
+}
+
 // The requests of warp [first, first + width): each lane's k-th note at a site joins the k-th
-// of every other lane's there.
+// of every other lane's there. Where every lane made the same accesses in the same order (no
+// divergence: the common case), that is the j-th note of each lane, matched without a lookup.
 void cost_warp(kernel_cost& c, unsigned first, unsigned width) {
+  const unsigned lanes = std::min<std::size_t>(width, block_notes.size() - first);
+  bool uniform = lanes == width;
+  for (unsigned lane = 1; uniform && lane < lanes; ++lane) {
+    const auto& a = block_notes[first];
+    const auto& b = block_notes[first + lane];
+    uniform = a.size() == b.size();
+    for (std::size_t j = 0; uniform && j < a.size(); ++j) uniform = same_site(a[j], b[j]);
+  }
+  if (uniform) {
+    Lanes request;
+    for (std::size_t j = 0; j < block_notes[first].size(); ++j) {
+      request.clear();
+      for (unsigned lane = 0; lane < lanes; ++lane) {
+        const Note& n = block_notes[first + lane][j];
+        request.emplace_back(n.addr, n.size);
+      }
+      add_request(c, block_notes[first][j].kind, request, width);
+    }
+    return;
+  }
   std::map<Site, Lanes> requests;
-  for (unsigned lane = 0; lane < width && first + lane < block_notes.size(); ++lane) {
+  for (unsigned lane = 0; lane < lanes; ++lane) {
     std::map<Site, unsigned> seen;  // k = 0 at each site
     for (const Note& n : block_notes[first + lane]) {
       Site s{n.file, n.line, n.kind, 0};

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,9 +36,34 @@ namespace {
 
 size_t g_bytes = 0;
 
+// The step now timed, and since when: a watchdog ends the bench where one runs past kStepLimit
+// (its first run on an H100 stayed in cudaHostRegister of a file's read-only mapping for over a
+// minute), naming it, so that the steps before it are not lost with it.
+constexpr int kStepLimitS = 30;
+std::atomic<const char*> g_step{nullptr};
+std::atomic<long long> g_step_since{0};
+long long now_s() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+void watch_steps() {
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const char* step = g_step.load();
+    if (step && now_s() - g_step_since.load() > kStepLimitS) {
+      std::printf("%-58s did not finish in %d s: stopped here\n", step, kStepLimitS);
+      std::fflush(stdout);
+      std::_Exit(3);
+    }
+  }
+}
+
 void report(const char* what, const std::function<void()>& setup, const std::function<void()>& move,
             const std::function<void()>& teardown) {
   std::fprintf(stderr, "timing: %s\n", what);  // a step that hangs is named in the log
+  g_step_since = now_s();
+  g_step = what;
   std::vector<double> ms;
   for (int i = 0; i < 5; ++i) {
     setup();
@@ -47,6 +73,7 @@ void report(const char* what, const std::function<void()>& setup, const std::fun
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     teardown();
   }
+  g_step = nullptr;
   std::sort(ms.begin(), ms.end());
   std::printf("%-58s %9.2f ms %8.2f GB/s\n", what, ms[2], g_bytes / (ms[2] * 1e6));
 }
@@ -84,6 +111,7 @@ __global__ void first_difference(const unsigned* a, const unsigned* b, size_t n,
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line reaches the log as it is printed
+  std::thread(watch_steps).detach();
   g_bytes = (argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1024) << 20;
   const char* tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   const std::string path = std::string(tmp) + "/sample_moves_bench.bin";
@@ -116,14 +144,6 @@ int main(int argc, char** argv) {
   report(
       "load: cudaMemcpy H2D from the mapping (pageable)", map_input,
       [&] { CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice)); }, unmap);
-  report(
-      "load: cudaHostRegister(ReadOnly) + H2D + unregister", map_input,
-      [&] {
-        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterReadOnly));
-        CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice));
-        CK(cudaHostUnregister(at));
-      },
-      unmap);
   report(
       "load: H2D through a 16 MiB pinned buffer (memcpy + copy)", map_input,
       [&] {
@@ -198,19 +218,6 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(at, dev_a, g_bytes, cudaMemcpyDeviceToHost));
     CK(cudaHostUnregister(at));
   };
-  report("hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd, locked_copy_down,
-         close_memfd);
-  // The seal a handed-over output takes needs every page unpinned: the driver's unregister must
-  // have let go of them by then (the kernel refuses F_SEAL_WRITE on pinned pages).
-  report(
-      "hand over: as above, then munmap + F_SEAL_WRITE", new_memfd,
-      [&] {
-        locked_copy_down();
-        munmap(at, g_bytes);
-        if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE) != 0) std::perror("seal after unregister");
-        at = map_file(mfd, PROT_READ, MAP_SHARED);
-      },
-      close_memfd);
   report(
       "hand over: memfd mmap + D2H through a 16 MiB pinned buffer", new_memfd,
       [&] {
@@ -257,6 +264,29 @@ int main(int argc, char** argv) {
         CK(cudaFree(p));
       },
       none);
+  // Then the page-locking moves, which may hang (the watchdog names the step that does).
+  report("hand over: memfd mmap + cudaHostRegister + D2H + unregister", new_memfd, locked_copy_down,
+         close_memfd);
+  // The seal a handed-over output takes needs every page unpinned: the driver's unregister must
+  // have let go of them by then (the kernel refuses F_SEAL_WRITE on pinned pages).
+  report(
+      "hand over: as above, then munmap + F_SEAL_WRITE", new_memfd,
+      [&] {
+        locked_copy_down();
+        munmap(at, g_bytes);
+        if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE) != 0) std::perror("seal after unregister");
+        at = map_file(mfd, PROT_READ, MAP_SHARED);
+      },
+      close_memfd);
+  // Last: the page-locking of a file's mapping, which stayed past a minute on an H100.
+  report(
+      "load: cudaHostRegister(ReadOnly) + H2D + unregister", map_input,
+      [&] {
+        CK(cudaHostRegister(at, g_bytes, cudaHostRegisterReadOnly));
+        CK(cudaMemcpy(dev_a, at, g_bytes, cudaMemcpyHostToDevice));
+        CK(cudaHostUnregister(at));
+      },
+      unmap);
   unlink(path.c_str());
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "core/scoring.h"
 #include "device.h"
@@ -264,8 +265,10 @@ int time_command(const TimeOptions& o, std::ostream& out, std::ostream& log) {
   const Backend backend = o.backend ? *o.backend : cuda_built ? Backend::cuda : Backend::sim;
   std::vector<const PartSpec*> parts = selected_parts(lab, o);
   check_dataset_name(lab, parts, o.dataset);
+  std::ostringstream quiet;  // costs alone: no word about what is not timed
   const std::vector<std::string> untimed =
-      drop_untimeable_gpu_parts(lab, backend, cuda_built, parts, out);
+      drop_untimeable_gpu_parts(lab, backend, cuda_built, parts, o.costs_only ? quiet : out);
+  if (o.costs_only) parts.clear();
   std::vector<Costing> costings;
   if (backend == Backend::sim) costings = plan_costs(lab, untimed, o.dataset);
   std::vector<Timing> timings;

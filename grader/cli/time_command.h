@@ -29,6 +29,8 @@ struct TimeOptions {
   // runs their code as the compiler made it, but GPU kernels on the CPU).
   std::optional<Backend> backend;
   bool cuda_runners_built = true;  // GPULAB_HAVE_CUDA_RUNNERS (main.cpp's build)
+  // The GPU parts' costs alone, on the CPU backend (gpulab run --profile): no CPU part timed.
+  bool costs_only = false;
 };
 
 // On the CPU backend a GPU part is not timed but costed: one run of the student's code and one

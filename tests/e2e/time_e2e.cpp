@@ -133,6 +133,30 @@ TEST_SUITE("cpu") {
     CHECK_MESSAGE(stub.exit_code == gpulab::kExitOk, stub.output);
     CHECK_MESSAGE(stub.output.find("yours      no kernel launched") != std::string::npos,
                   stub.output);
+
+    // gpulab run --profile: the run's checks, then the same table; a GPU backend is refused.
+    const auto run =
+        gpulab::run_process({{GPULAB_TEST_BINARY, "run", "histogram", "--part", "histogram-private",
+                              "--backend", "sim", "--profile", "--submission", variant.string()},
+                             scratch("run-profile"),
+                             600,
+                             1 << 20,
+                             0,
+                             0,
+                             {}});
+    CHECK_MESSAGE(run.exit_code == gpulab::kExitOk, run.output);
+    CHECK_MESSAGE(run.output.find("total    10.0 / 10.0") != std::string::npos, run.output);
+    CHECK_MESSAGE(run.output.find("yours beside the reference's") != std::string::npos, run.output);
+    const auto refused = gpulab::run_process(
+        {{GPULAB_TEST_BINARY, "run", "histogram", "--backend", "cuda", "--profile"},
+         scratch("run-profile"),
+         60,
+         1 << 20,
+         0,
+         0,
+         {}});
+    CHECK_MESSAGE(refused.exit_code == gpulab::kExitFailed, refused.output);
+    CHECK_MESSAGE(refused.output.find("add --backend sim") != std::string::npos, refused.output);
   }
 }
 

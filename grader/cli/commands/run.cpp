@@ -6,6 +6,8 @@
 #include "cli/run_setup.h"
 #include "cli/run_terminal.h"
 #include "cli/shared_options.h"
+#include "cli/time_command.h"
+#include "os/exit_status.h"
 
 namespace gpulab {
 
@@ -13,7 +15,7 @@ Command declare_run(CLI::App& gpulab) {
   struct Options {
     GradeOptions grade;
     ReportOut out;
-    bool verbose = false, sanitize = false, require_sandbox = false;
+    bool verbose = false, sanitize = false, require_sandbox = false, profile = false;
     CLI::Option* backend = nullptr;
   };
   auto o = std::make_shared<Options>();
@@ -43,6 +45,10 @@ Command declare_run(CLI::App& gpulab) {
   cmd->add_flag("--sanitize", o->sanitize,
                 "On a GPU, also run each public dataset under compute-sanitizer (memcheck, "
                 "racecheck, synccheck, initcheck); its errors fail the dataset");
+  cmd->add_flag("--profile", o->profile,
+                "On the CPU backend, then count what each GPU part's kernels would cost a GPU, "
+                "beside the reference's (sim/README.md, \"The cost model\"; as gpulab time "
+                "--backend sim)");
   // A student runs their own code on their own machine: without bubblewrap it runs unsandboxed,
   // with a note, unless they ask otherwise (docs/GRADING.md, the sandbox).
   cmd->add_flag("--require-sandbox", o->require_sandbox,
@@ -56,8 +62,24 @@ Command declare_run(CLI::App& gpulab) {
             g.allow_unsandboxed = !o->require_sandbox;
             g.sanitize = o->sanitize;
             g.error_maps_beside = o->out.path;
+            if (o->profile && g.backend != Backend::sim)
+              throw std::runtime_error(
+                  "--profile counts what kernels would cost a GPU on the CPU backend: add "
+                  "--backend sim (on a GPU, gpulab time measures them)");
             stop_grading_on_signals(g, o->out);
-            return run_and_show(g, o->out, o->verbose);
+            const int status = run_and_show(g, o->out, o->verbose);
+            if (!o->profile || status == kExitStopped) return status;
+            TimeOptions costs;
+            costs.lab = g.lab;
+            costs.parts = g.parts;
+            costs.dataset = g.dataset;
+            costs.submission = g.submission;
+            costs.backend = Backend::sim;
+            costs.cuda_runners_built = kCudaRunnersBuilt;
+            costs.costs_only = true;
+            std::cout << "\n";
+            const int costed = time_command(costs, std::cout, std::cerr);
+            return status != kExitOk ? status : costed;
           }};
 }
 

@@ -149,8 +149,8 @@ bool same_site(const Note& a, const Note& b) {
 // of every other lane's there. Where every lane made the same accesses in the same order (no
 // divergence: the common case), that is the j-th note of each lane, matched without a lookup.
 void cost_warp(kernel_cost& c, unsigned first, unsigned width) {
-  const unsigned lanes = std::min<std::size_t>(width, block_notes.size() - first);
-  bool uniform = lanes == width;
+  const unsigned lanes = width;  // block_notes holds a list for each thread of the block
+  bool uniform = true;
   for (unsigned lane = 1; uniform && lane < lanes; ++lane) {
     const auto& a = block_notes[first];
     const auto& b = block_notes[first + lane];
@@ -195,6 +195,8 @@ void profile_note(const void* p, std::size_t size, unsigned mode, const char* fi
 }
 
 void profile_block_end(const Block& b) {
+  // A list per thread, those that noted nothing (or a block that touched no memory) included.
+  if (block_notes.size() < b.n) block_notes.resize(b.n);
   kernel_cost c;
   for (unsigned first = 0; first < b.n; first += 32)
     cost_warp(c, first, std::min(32u, b.n - first));

@@ -48,6 +48,14 @@ void four_shared_bins_k(unsigned* bins) {
 void divergent_k(int* out) {
   if (threadIdx.x % 32 < 8) WR(out[threadIdx.x]) = 1;
 }
+// Only the first warp touches memory (the others compute and leave); or no thread does.
+void first_warp_k(int* out) {
+  if (threadIdx.x < 32) WR(out[threadIdx.x]) = 1;
+}
+void no_access_k(int n) {
+  volatile int local = n;
+  (void)local;
+}
 // A grid-stride sum, many blocks: its counts must not depend on the blocks' order.
 void grid_sum_k(unsigned* sum, const unsigned* in, int n) {
   for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n;
@@ -153,6 +161,20 @@ TEST_SUITE("costs") {
     CHECK(c.store_sectors == 3);
     CHECK(c.lane_slots == 3 * 32);
     CHECK(c.lanes_active == 3 * 8);
+  }
+
+  TEST_CASE("warps and blocks that touch no memory cost nothing, and break nothing") {
+    fresh();
+    int* out = to_device(std::vector<int>(128, 0));
+    gpulab_sim::profile_start();
+    LAUNCH(no_access_k, 3, 96, 0, 5);
+    LAUNCH(first_warp_k, 2, 128, 0, out);
+    const auto costs = gpulab_sim::profile_take();
+    REQUIRE(costs.size() == 2);
+    CHECK(costs[0].blocks == 3);
+    CHECK(costs[0].lane_slots == 0);
+    CHECK(costs[1].store_requests == 2);  // one warp in each of the two blocks
+    CHECK(costs[1].lane_slots == 2 * 32);
   }
 
   TEST_CASE("kernels are their launch sites, summed over launches, in order of first launch") {

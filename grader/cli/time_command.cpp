@@ -89,7 +89,7 @@ void check_dataset_name(const LabConfig& lab, const std::vector<const PartSpec*>
 }
 
 // A GPU part that cannot be timed here, costed instead by the CPU backend's cost model
-// (sim_costs.h) on one public dataset: --dataset where it applies, else the part's last.
+// (sim_costs.h) on one public dataset (plan_costs says which).
 struct Costing {
   const PartSpec* part;
   const GroupSpec* group;

@@ -17,14 +17,6 @@ const std::vector<std::string>& cost_count_names() {
 
 namespace {
 
-double ratio(double a, double b) {
-  return b > 0 ? a / b : 0;
-}
-
-std::string fixed(double v, const char* format) {
-  return printf_text(format, v);
-}
-
 // The table's row of one kernel.
 std::vector<std::string> row(const std::string& who, const KernelCost& k, double work) {
   const double moved = 32 * (k.count("load_sectors") + k.count("store_sectors"));
@@ -34,16 +26,14 @@ std::vector<std::string> row(const std::string& who, const KernelCost& k, double
   };
   return {who,
           k.kernel,
-          fixed(k.count("launches"), "%.0f"),
+          printf_text("%.0f", k.count("launches")),
           per(moved, work, "%.3g"),
           per(k.count("load_sectors") + k.count("store_sectors"), requests, "%.2f"),
           per(k.count("shared_wavefronts"), k.count("shared_requests"), "%.2f"),
           per(k.count("atomic_serial"), k.count("atomic_requests"), "%.2f"),
-          k.count("lane_slots") > 0
-              ? fixed(100 * ratio(k.count("lanes_active"), k.count("lane_slots")), "%.0f%%")
-              : "-",
-          fixed(k.count("barriers"), "%.0f"),
-          fixed(k.estimate_s * 1e6, "%.3g")};
+          per(100 * k.count("lanes_active"), k.count("lane_slots"), "%.0f%%"),
+          printf_text("%.0f", k.count("barriers")),
+          printf_text("%.3g", k.estimate_s * 1e6)};
 }
 
 }  // namespace

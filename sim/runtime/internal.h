@@ -131,10 +131,12 @@ std::uint8_t* shared_arena_base();
 
 // The cost model (profile.cpp), while profile_on: a launch, and a block's end (its notes costed).
 // profile_switch (memory.cpp) turns it on or off, with the fast paths (arena_fast_size); while
-// on, access_slow notes every access (`mode`: rd, wr, rw, or rw | mode_atomic).
+// on, access_slow notes every access of `t` but to its own stack (`mode`: rd, wr, rw, or
+// rw | mode_atomic).
 extern bool profile_on;
 void profile_switch(bool on);
-void profile_note(const void* p, std::size_t size, unsigned mode, const char* file, int line);
+void profile_note(const Thread& t, std::uintptr_t a, std::size_t size, unsigned mode,
+                  const char* file, int line);
 void profile_launch(const Launch& l);
 void profile_block_end(const Block& b);
 

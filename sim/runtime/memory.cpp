@@ -433,7 +433,6 @@ void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned m
                   const char* file, int line, const char* func) {
   Thread* t = cur_thread;
   if (!t) return const_cast<void*>(p);
-  if (profile_on) profile_note(p, size, mode, file, line);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   auto what = [&] { return size_words(size) + " at " + hex(a); };
   const Worker* w = t->worker;  // null in an unchecked barrier-free block: no fiber (launch.h)
@@ -441,6 +440,7 @@ void* access_slow(const void* p, std::size_t size, std::size_t align, unsigned m
     if (!profile_on) cache = Cache{w->stack_lo, w->stack_hi - w->stack_lo};
     return const_cast<void*>(p);
   }
+  if (profile_on) profile_note(*t, a, size, mode, file, line);  // not the thread's own variables
   if (align > 1 && a % align != 0)
     fail(finding_kind::misaligned, t, file, line, func,
          std::string("misaligned ") + access_word(mode),

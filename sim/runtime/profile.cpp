@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
-#include <unordered_map>
 
 #include "internal.h"
 
@@ -149,9 +148,9 @@ bool same_site(const Note& a, const Note& b) {
 // of every other lane's there. Where every lane made the same accesses in the same order (no
 // divergence: the common case), that is the j-th note of each lane, matched without a lookup.
 void cost_warp(kernel_cost& c, unsigned first, unsigned width) {
-  const unsigned lanes = width;  // block_notes holds a list for each thread of the block
+  // block_notes holds a list for each thread of the block (profile_block_end).
   bool uniform = true;
-  for (unsigned lane = 1; uniform && lane < lanes; ++lane) {
+  for (unsigned lane = 1; uniform && lane < width; ++lane) {
     const auto& a = block_notes[first];
     const auto& b = block_notes[first + lane];
     uniform = a.size() == b.size();
@@ -161,7 +160,7 @@ void cost_warp(kernel_cost& c, unsigned first, unsigned width) {
     Lanes request;
     for (std::size_t j = 0; j < block_notes[first].size(); ++j) {
       request.clear();
-      for (unsigned lane = 0; lane < lanes; ++lane) {
+      for (unsigned lane = 0; lane < width; ++lane) {
         const Note& n = block_notes[first + lane][j];
         request.emplace_back(n.addr, n.size);
       }
@@ -170,7 +169,7 @@ void cost_warp(kernel_cost& c, unsigned first, unsigned width) {
     return;
   }
   std::map<Site, Lanes> requests;
-  for (unsigned lane = 0; lane < lanes; ++lane) {
+  for (unsigned lane = 0; lane < width; ++lane) {
     std::map<Site, unsigned> seen;  // k = 0 at each site
     for (const Note& n : block_notes[first + lane]) {
       Site s{n.file, n.line, n.kind, 0};
@@ -183,15 +182,11 @@ void cost_warp(kernel_cost& c, unsigned first, unsigned width) {
 
 }  // namespace
 
-void profile_note(const void* p, std::size_t size, unsigned mode, const char* file, int line) {
-  const Thread* t = cur_thread;
-  if (!t || size == 0) return;  // host code
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  const Worker* w = t->worker;
-  if (w && a >= w->stack_lo && a < w->stack_hi) return;  // the thread's own variables
+void profile_note(const Thread& t, std::uintptr_t a, std::size_t size, unsigned mode,
+                  const char* file, int line) {
   const unsigned kind = mode | (shared_contains(a) ? shared_space : global_space);
-  if (block_notes.size() < t->block->n) block_notes.resize(t->block->n);
-  block_notes[t->linear].push_back(Note{file, line, kind, a, size});
+  if (block_notes.size() < t.block->n) block_notes.resize(t.block->n);
+  block_notes[t.linear].push_back(Note{file, line, kind, a, size});
 }
 
 void profile_block_end(const Block& b) {

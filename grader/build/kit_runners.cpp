@@ -27,7 +27,10 @@ namespace {
 // the write-up they fill in (whose edits must not turn the shipped runners away).
 bool built_against(const std::string& path, const LabConfig& lab) {
   const std::string folder = "labs/" + lab.id + "/";
-  if (path.rfind("harness/", 0) == 0 || path.rfind("families/", 0) == 0) return true;
+  // sim/: the CPU backend's runtime, which its runners link.
+  if (path.rfind("harness/", 0) == 0 || path.rfind("families/", 0) == 0 ||
+      path.rfind("sim/", 0) == 0)
+    return true;
   if (path.rfind(folder, 0) != 0) return false;
   for (const auto& f : lab.student_files)
     if (path == folder + f) return false;
@@ -46,8 +49,9 @@ std::string read_bytes(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// `built` stripped of its symbols and debug information, checked: it keeps its fat binary.
-std::string stripped(const fs::path& built, const fs::path& scratch) {
+// `built` stripped of its symbols and debug information, checked: a CUDA runner keeps its fat
+// binary.
+std::string stripped(const fs::path& built, bool cuda, const fs::path& scratch) {
   const fs::path out = scratch / built.filename();
   ProcessOptions po;
   po.argv = {"strip", "--strip-all", "-o", out.string(), built.string()};
@@ -60,7 +64,7 @@ std::string stripped(const fs::path& built, const fs::path& scratch) {
     symbols |= name == kElfSymbolTable;
     fatbin |= name == kElfCudaFatBinary;
   }
-  if (symbols || !fatbin)
+  if (symbols || (cuda && !fatbin))
     throw std::runtime_error("gpulab dist: " + built.string() +
                              (symbols
                                   ? " still has its symbol table after strip"
@@ -110,22 +114,32 @@ KitArchitectures kit_architectures(const std::vector<std::string>& cmake_archite
 std::vector<KitRunner> kit_runners(const Paths& paths, const std::vector<LabConfig>& labs) {
   std::vector<KitRunner> out;
   const auto want = [&](const std::string& lab, const std::string& name, const fs::path& built,
-                        const std::string& what) {
+                        Backend backend, const std::string& what) {
     if (!fs::is_regular_file(built))
-      throw std::runtime_error("gpulab dist: " + built.string() + " is missing: the kit ships " +
-                               what + " of the lab " + lab +
-                               " compiled. Build gpulab with its CUDA runners (the default "
-                               "preset: cmake --build build) before gpulab dist");
-    out.push_back({lab, name, built});
+      throw std::runtime_error(
+          "gpulab dist: " + built.string() + " is missing: the kit ships " + what + " of the lab " +
+          lab + " compiled. Build gpulab with its " +
+          (backend == Backend::cuda ? "CUDA" : "CPU-backend") +
+          " runners (the default preset: cmake --build build) before gpulab dist");
+    out.push_back({lab, name, built, backend});
   };
-  for (const LabConfig& lab : labs) {
-    // The build's own runner, never one a kit shipped: Paths::reference_runner would fall back.
-    want(lab.id, lab.id + "-reference", paths.build / "runners" / (lab.id + "-reference"),
-         "the reference runner");
-    // The stub runner calls no student code in a baseline run, and its driver has the baseline
-    // the kit's own build lacks.
-    if (!lab.reference_driver_files.empty())
-      want(lab.id, lab.id + "-baseline", paths.stub_runner(lab.id), "the baseline runner");
+  // The CPU backend's runners where the build has that backend: the kit's cost model shows the
+  // reference's costs beside the student's (gpulab time --backend sim).
+  std::vector<Backend> backends = {Backend::cuda};
+  if (!paths.sim_lib.empty() && fs::exists(paths.sim_lib)) backends.push_back(Backend::sim);
+  for (const Backend backend : backends) {
+    const std::string suffix = backend == Backend::sim ? "-sim" : "";
+    for (const LabConfig& lab : labs) {
+      // The build's own runner, never one a kit shipped: Paths::reference_runner would fall back.
+      want(lab.id, lab.id + "-reference" + suffix,
+           paths.build / "runners" / (lab.id + "-reference" + suffix), backend,
+           "the reference runner");
+      // The stub runner calls no student code in a baseline run, and its driver has the
+      // baseline the kit's own build lacks.
+      if (!lab.reference_driver_files.empty())
+        want(lab.id, lab.id + "-baseline" + suffix, paths.stub_runner(lab.id, backend), backend,
+             "the baseline runner");
+    }
   }
   return out;
 }
@@ -153,7 +167,8 @@ KitRunnerFiles kit_runner_files(const Paths& paths, const std::vector<BundleFile
                  {"built_from", json::object()}};
   try {
     for (const KitRunner& r : kit_runners(paths, labs)) {
-      k.files.push_back({prefix + "runners/" + r.name, stripped(r.built, scratch), true});
+      k.files.push_back({prefix + "runners/" + r.name,
+                         stripped(r.built, r.backend == Backend::cuda, scratch), true});
       record["runners"].push_back(r.name);
     }
   } catch (...) {

@@ -5,7 +5,10 @@
 // `gpulab dist` strips them and puts them in the kit's runners/ (Paths::shipped_runner_dir,
 // where Paths finds them), with runners.json: the gpulab version and the content of each file
 // they were built against, so that a runner never meets a harness it was not built with.
-// CUDA runners only: the CPU backend measures no speed, and on it the kit runs no reference.
+// Where the build has the CPU backend, its runners of the same two kinds ship too (`-sim`): the
+// CPU backend measures no speed, but its cost model shows the reference's counts beside the
+// student's (`gpulab time --backend sim`), and a run stopped at the floor of its time limit is
+// given the reference's time over (run_limit.h).
 #pragma once
 
 #include <filesystem>
@@ -40,6 +43,7 @@ KitArchitectures kit_architectures(const std::vector<std::string>& cmake_archite
 struct KitRunner {
   std::string lab, name;
   std::filesystem::path built;
+  Backend backend = Backend::cuda;
 };
 
 // The runners the kit ships for `labs`, from the build in `paths`. Throws std::runtime_error
@@ -48,7 +52,7 @@ std::vector<KitRunner> kit_runners(const Paths& paths, const std::vector<LabConf
 
 // What `gpulab dist` adds to the kit: each runner of kit_runners, stripped, and the record,
 // under `prefix` + "runners/"; `shipped` is the kit's other files (the record hashes those the
-// runners are built against). Checks each stripped runner still holds its CUDA fat binary.
+// runners are built against). Checks each stripped CUDA runner still holds its fat binary.
 struct KitRunnerFiles {
   std::vector<ArchiveFile> files;
   KitArchitectures architectures;
@@ -57,7 +61,7 @@ KitRunnerFiles kit_runner_files(const Paths& paths, const std::vector<BundleFile
                                 const std::string& prefix);
 
 // Empty, or why `runner`, one the kit ships, does not go with this copy of gpulab: the record is
-// missing or from another gpulab version, or a file of harness/, families/ or labs/<lab>/
+// missing or from another gpulab version, or a file of harness/, families/, sim/ or labs/<lab>/
 // (other than the student's files) differs from the one it was built against. A runner not in
 // Paths::shipped_runner_dir() always goes (the build made it with this gpulab).
 std::string shipped_runner_mismatch(const Paths& paths, const LabConfig& lab,

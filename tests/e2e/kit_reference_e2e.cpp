@@ -1,7 +1,7 @@
 // The student kit carries the reference only compiled (grader/build/kit_runners.h): a stripped
-// runner per lab and coarsening's baseline runner, for the architectures the build named, no
-// reference source and no plain gather; and in the kit a CPU part is timed against the shipped
-// runner.
+// runner per lab and coarsening's baseline runner, for the architectures the build named and for
+// the CPU backend, no reference source and no plain gather; in the kit a CPU part is timed
+// against the shipped runner, and the cost model shows the shipped reference's costs.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -42,10 +42,15 @@ TEST_SUITE("student-kit") {
     // The architectures the build's manifests name, as dist names them.
     std::set<std::string> expected;
     std::vector<std::string> cmake_archs;
+    // The CPU backend's runners too, where the instructor's build has that backend.
+    std::vector<std::string> suffixes = {""};
+    if (fs::exists(kBuild / "lib" / "libgpulab_sim.a")) suffixes.push_back("-sim");
     for (const auto& lab_json : gpulab::find_lab_files(kSource)) {
       const gpulab::LabConfig lab = gpulab::LabConfig::load(lab_json);
-      expected.insert(lab.id + "-reference");
-      if (!lab.reference_driver_files.empty()) expected.insert(lab.id + "-baseline");
+      for (const std::string& suffix : suffixes) {
+        expected.insert(lab.id + "-reference" + suffix);
+        if (!lab.reference_driver_files.empty()) expected.insert(lab.id + "-baseline" + suffix);
+      }
       const json manifest = json::parse(read_text(kBuild / "lib/manifests" / (lab.id + ".json")));
       cmake_archs =
           manifest.at("backends").at("cuda").at("architectures").get<decltype(cmake_archs)>();
@@ -67,8 +72,10 @@ TEST_SUITE("student-kit") {
       CHECK((fs::status(runner).permissions() & fs::perms::owner_exec) != fs::perms::none);
       const auto sections = gpulab::elf_section_names(runner);
       CHECK_FALSE(has(sections, gpulab::kElfSymbolTable));  // stripped
-      CHECK(has(sections, gpulab::kElfCudaFatBinary));
-      if (!fs::exists(cuobjdump)) continue;  // else the record, checked against the build above
+      const bool sim = has_text(name, "-sim");
+      CHECK(has(sections, gpulab::kElfCudaFatBinary) != sim);
+      if (sim || !fs::exists(cuobjdump))
+        continue;  // else the record, checked against the build above
       for (const auto& [flag, want] :
            {std::pair{"--list-elf", archs.sass}, {"--list-ptx", archs.ptx}}) {
         gpulab::ProcessOptions po;
@@ -97,6 +104,21 @@ TEST_SUITE("student-kit") {
                                                                   << " holds reference source");
     }
     CHECK_FALSE(fs::exists(k.kit / "labs/coarsening/driver_baseline.cu"));
+  }
+
+  TEST_CASE("in the kit the cost model shows the shipped reference's costs beside the student's") {
+    const StudentKit& k = student_kit();
+    REQUIRE(fs::exists(k.kit / "runners" / "scan-reference-sim"));
+    // The kit's own build (the CPU backend alone, no reference runners): the stub's costs and
+    // the shipped runner's.
+    const auto costed =
+        run_in_kit({k.gpulab.string(), "time", "scan", "--part", "exclusive", "--backend", "sim"},
+                   {}, {}, 300);
+    INFO(costed.output);
+    CHECK(costed.exit_code == 0);
+    CHECK(has_text(costed.output, "yours beside the reference's"));
+    CHECK(has_text(costed.output, "  reference  all kernels"));
+    CHECK_FALSE(has_text(costed.output, "No reference here"));
   }
 
   TEST_CASE("in the kit a CPU part is timed against the shipped reference runner, no GPU") {

@@ -82,6 +82,35 @@ TEST_CASE(
                        std::runtime_error);
 }
 
+TEST_CASE(
+    "where the build has the CPU backend, dist ships its reference and baseline runners too, "
+    "and refuses a missing one by name") {
+  test::TempDir dir;
+  gpulab::Paths p = paths_in(dir);
+  p.sim_lib = p.build / "lib" / "libgpulab_sim.a";
+  const std::vector<gpulab::LabConfig> labs = {
+      gpulab::LabConfig::load_id(test::source_dir(), "coarsening")};
+  for (const char* name : {"coarsening-reference", "coarsening-stub", "coarsening-reference-sim",
+                           "coarsening-stub-sim"})
+    test::write_file(p.build / "runners" / name, "x");
+  // No CPU backend in the build (its library missing): the CUDA runners alone.
+  CHECK(gpulab::kit_runners(p, labs).size() == 2);
+  test::write_file(p.sim_lib, "x");
+  std::vector<std::string> names;
+  for (const auto& r : gpulab::kit_runners(p, labs)) {
+    names.push_back(r.name);
+    CHECK((r.backend == gpulab::Backend::sim) == contains(r.name, "-sim"));
+  }
+  CHECK(names == std::vector<std::string>{"coarsening-reference", "coarsening-baseline",
+                                          "coarsening-reference-sim", "coarsening-baseline-sim"});
+  fs::remove(p.build / "runners" / "coarsening-reference-sim");
+  CHECK_THROWS_WITH_AS(gpulab::kit_runners(p, labs),
+                       doctest::Contains("coarsening-reference-sim is missing: the kit ships the "
+                                         "reference runner of the lab coarsening compiled. Build "
+                                         "gpulab with its CPU-backend runners"),
+                       std::runtime_error);
+}
+
 TEST_CASE("the kit's gpulab finds the shipped runners where its build has none") {
   test::TempDir dir;
   const gpulab::Paths p = paths_in(dir);

@@ -231,7 +231,7 @@ esac
 say "Ubuntu $base ($release) in $root:"
 in_root bash -c 'cmake --version | head -1; g++ --version | head -1; clang-14 --version | head -1
   dpkg-query -W -f "\${Package} \${Version}\n" libboost-context-dev nvidia-cuda-toolkit \
-    nlohmann-json3-dev libcli11-dev libarchive-dev' | sed 's/^/  /'
+    nlohmann-json3-dev libcli11-dev libarchive-dev libcairo2-dev' | sed 's/^/  /'
 if [ "$failed" = 0 ]; then
   say "$platform: every grade in Ubuntu $base is the same as here"
 else

@@ -17,13 +17,13 @@ cd "$(dirname "$0")/.."
 # against labs/lab.schema.json (tests/lab_schema/); python3-yaml reads the student kit's GitHub
 # Classroom workflow in its test (tests/e2e/kit_classroom_e2e.cpp). slurm-wlm (slurmctld, slurmd,
 # sbatch...) and munge run the private single-node cluster `grade-all --slurm` is tested on
-# (tests/slurm/). libpng-dev writes the handouts' figures as PNG (`gpulab figures`,
-# grader/plot/png_file.h). zsh runs the test of its completion script
-# (tests/e2e/completion_e2e.cpp).
+# (tests/slurm/). libcairo2-dev draws the handouts' figures and the error maps as SVG and PNG,
+# and fonts-dejavu-core is the font of their words (grader/plot/figure_canvas.h). zsh runs the
+# test of its completion script (tests/e2e/completion_e2e.cpp).
 packages=(cmake ninja-build g++ binutils doctest-dev nlohmann-json3-dev libcli11-dev
           libboost-context-dev clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
-          libarchive-dev libssl-dev libpng-dev bubblewrap python3 python3-jsonschema python3-yaml
-          slurm-wlm munge zsh)
+          libarchive-dev libssl-dev libcairo2-dev fonts-dejavu-core bubblewrap python3
+          python3-jsonschema python3-yaml slurm-wlm munge zsh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -6,7 +6,6 @@
 #include "files/temp_folder.h"
 #include "files/temporaries.h"
 #include "os/exit_status.h"
-#include "plot/png_file.h"
 #include "text/joined_words.h"
 
 namespace gpulab {
@@ -41,8 +40,7 @@ int figures_command(const FiguresOptions& o, std::ostream& out) {
   std::filesystem::create_directories(dir);
   for (const Figure& f : figures) {
     write_file_atomically(dir / (f.name + ".svg"), f.canvas.svg());
-    write_file_atomically(dir / (f.name + ".png"),
-                          png_bytes({f.canvas.width(), f.canvas.height(), f.canvas.raster()}));
+    write_file_atomically(dir / (f.name + ".png"), f.canvas.png());
     out << "wrote " << (dir / f.name).string() << ".svg and .png\n";
   }
   for (const std::string& line : not_drawn) out << line << "\n";

@@ -7,7 +7,6 @@
 #include "files/atomic_file.h"
 #include "npy.h"
 #include "plot/error_map.h"
-#include "plot/png_file.h"
 #include "report/report_formats.h"
 
 namespace gpulab {
@@ -86,12 +85,12 @@ std::optional<DrawnErrorMap> draw_error_map_files(const LabConfig& lab, const Pa
         return drawn;
       }
       const fs::path png = with_suffix(*stem, ".png"), svg = with_suffix(*stem, ".svg");
-      std::string bytes = png_bytes({m->canvas.width(), m->canvas.height(), m->canvas.raster()});
+      std::string bytes = m->canvas.png();
       write_file_atomically(png, bytes);
       write_file_atomically(svg, m->canvas.svg());
       drawn.note = what + " (each value's error over its bound" +
                    (m->plane_words.empty() ? "" : "; " + m->plane_words + ", the worst") +
-                   "): " + shown(o, png) + ", with its words in " + svg.filename().string() + ".";
+                   "): " + shown(o, png) + " (as SVG: " + svg.filename().string() + ").";
       drawn.image = ReportImage{m->words +
                                     " Blue to yellow: within the bound; red: over it; magenta: "
                                     "NaN or infinite; grey: never written.",

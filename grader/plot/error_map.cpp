@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compare.h"
+#include "plot/bar_chart.h"
 #include "plot/colour_map.h"
 #include "poison.h"
 #include "text/number_text.h"
@@ -51,12 +52,6 @@ Rgb colour_of(const Cell& c, double top) {
   if (c.ratio <= 1)  // log10(0) is -inf: clamped to the bottom
     return sequential_colour((std::log10(c.ratio) - std::log10(kLowest)) / -std::log10(kLowest));
   return alarm_colour(std::log10(c.ratio) / std::log10(top));
-}
-
-// About how wide a line of sans-serif text of this size is, in pixels: an average letter is
-// a little over half the size.
-double text_width(const std::string& s, double size) {
-  return 0.56 * size * static_cast<double>(s.size());
 }
 
 std::string counted(size_t n, const char* one, const char* many) {
@@ -153,29 +148,78 @@ MapWords words_of(const ErrorMapInput& in, const Tally& t, const Blocks& b, size
   return w;
 }
 
-// The squares from (left, top), `cell` pixels each, row j = 0 at the bottom as y grows upwards;
-// the worst element's square outlined; the axes in words below.
-void draw_squares(Canvas& c, const Blocks& b, size_t worst_in_plane, size_t nx, size_t ny,
-                  double left, double top, double cell) {
+// The squares, row j = 0 at the bottom as y grows upwards; the worst element's square outlined.
+void draw_squares(Canvas& c, const Blocks& b, size_t worst_in_plane, size_t nx, MapPlace at) {
+  const double cell = at.cell;
   for (size_t j = 0; j < b.cy; ++j)
     for (size_t i = 0; i < b.cx; ++i)
-      c.rect(left + i * cell, top + (b.cy - 1 - j) * cell, cell, cell,
+      c.rect(at.left + i * cell, at.top + (b.cy - 1 - j) * cell, cell, cell,
              colour_of(b.cells[j * b.cx + i], b.top));
-  const double wx = left + static_cast<double>(worst_in_plane % nx / b.block) * cell,
-               wy = top + static_cast<double>(b.cy - 1 - worst_in_plane / nx / b.block) * cell;
+  const double wx = at.left + static_cast<double>(worst_in_plane % nx / b.block) * cell,
+               wy = at.top + static_cast<double>(b.cy - 1 - worst_in_plane / nx / b.block) * cell;
   const double o = 2;  // the outline stands just outside the square
   c.line(wx - o, wy - o, wx + cell + o, wy - o, kBlack, 1.5);
   c.line(wx - o, wy + cell + o, wx + cell + o, wy + cell + o, kBlack, 1.5);
   c.line(wx - o, wy - o, wx - o, wy + cell + o, kBlack, 1.5);
   c.line(wx + cell + o, wy - o, wx + cell + o, wy + cell + o, kBlack, 1.5);
-  c.text(left, top + static_cast<double>(b.cy) * cell + 18,
+}
+
+// The indices an axis of n elements, `length` pixels long, is ticked at: 0 and every round step
+// after it, at most 8 and at least `gap` pixels apart (so a map one square high has one tick).
+std::vector<size_t> ticks_of(size_t n, double length, double gap) {
+  const long long parts = std::clamp(static_cast<long long>(length / gap), 1LL, 8LL);
+  const size_t step = static_cast<size_t>(round_step(static_cast<long long>(n), parts));
+  std::vector<size_t> out;
+  for (size_t v = 0; v < n; v += step) out.push_back(v);
+  return out;
+}
+
+// The least distance between ticks: a number's width (i) or height (j) and some room.
+constexpr double kTickGapX = 40, kTickGapY = 16;
+
+constexpr double kTickSize = 10;
+
+// The widest of j's tick labels: the room the map leaves on its left.
+double y_ticks_width(size_t ny, double length) {
+  double w = 0;
+  for (size_t v : ticks_of(ny, length, kTickGapY))
+    w = std::max(w, text_width(std::to_string(v), kTickSize));
+  return w;
+}
+
+// The axes: a tick at the middle of the square of each round index, with its number, i below
+// the map and j to its left, the axes' names beside them and a line of words under it all.
+void draw_axes(Canvas& c, const Blocks& b, size_t nx, size_t ny, MapPlace at) {
+  const double bottom = at.top + static_cast<double>(b.cy) * at.cell;
+  for (size_t v : ticks_of(nx, static_cast<double>(b.cx) * at.cell, kTickGapX)) {
+    const double x = at.left + (static_cast<double>(v / b.block) + 0.5) * at.cell;
+    c.line(x, bottom, x, bottom + 4, kBlack);
+    c.text(x, bottom + 15, std::to_string(v), kTickSize, Anchor::middle);
+  }
+  for (size_t v : ticks_of(ny, static_cast<double>(b.cy) * at.cell, kTickGapY)) {
+    const double y = at.top + (static_cast<double>(b.cy - 1 - v / b.block) + 0.5) * at.cell;
+    c.line(at.left - 4, y, at.left, y, kBlack);
+    c.text(at.left - 6, y + 3.5, std::to_string(v), kTickSize, Anchor::end);
+  }
+  const double map_width = static_cast<double>(b.cx) * at.cell;
+  c.text(at.left + map_width / 2, bottom + 31, "i", 12, Anchor::middle);
+  c.text(12, at.top + static_cast<double>(b.cy) * at.cell / 2 + 4, "j", 12);
+  c.text(12, bottom + 49,
          "i = 0 .. " + std::to_string(nx - 1) + " left to right, j = 0 .. " +
              std::to_string(ny - 1) + " bottom to top",
          11, Anchor::start, kGrey);
 }
 
-// The colour bar at (bx, top), `bh` high: within the bound below its middle line, over it above
-// (up to `ratio_top` times the bound); the two colours of no number below it.
+// The colour bar's words, top to bottom (the last two beside the colours of no number).
+std::vector<std::string> colour_bar_words(double ratio_top) {
+  return {"error / bound",   printf_text("%.3g", ratio_top) + " times the bound",
+          "1: the bound",    "0.001 or less",
+          "NaN or infinite", "never written"};
+}
+
+// The colour bar at (bx, top), `bh` high, under its name: within the bound below its middle
+// line, over it above (up to `ratio_top` times the bound); the two colours of no number below
+// it.
 void draw_colour_bar(Canvas& c, double bx, double top, double bh, double ratio_top) {
   constexpr int kSteps = 48;
   const double half = bh / 2, step = half / kSteps;
@@ -185,15 +229,17 @@ void draw_colour_bar(Canvas& c, double bx, double top, double bh, double ratio_t
            alarm_colour(1 - t));  // top: the largest ratio
     c.rect(bx, top + half + s * step, 16, step + 0.5, sequential_colour(1 - t));
   }
+  const std::vector<std::string> words = colour_bar_words(ratio_top);
+  c.text(bx, top - 8, words[0], 11);
   c.line(bx - 4, top + half, bx + 20, top + half, kBlack, 2);
-  c.text(bx + 22, top + 10, printf_text("%.3g", ratio_top) + " times the bound", 11);
-  c.text(bx + 22, top + half + 4, "1: the bound", 11);
-  c.text(bx + 22, top + bh, "0.001 or less", 11);
+  c.text(bx + 22, top + 10, words[1], 11);
+  c.text(bx + 22, top + half + 4, words[2], 11);
+  c.text(bx + 22, top + bh, words[3], 11);
   const double sy = top + bh + 16;
   c.rect(bx, sy, 16, 16, kNotFinite);
-  c.text(bx + 22, sy + 12, "NaN or infinite", 11);
+  c.text(bx + 22, sy + 12, words[4], 11);
   c.rect(bx, sy + 24, 16, 16, kUnwritten);
-  c.text(bx + 22, sy + 36, "never written", 11);
+  c.text(bx + 22, sy + 36, words[5], 11);
 }
 
 }  // namespace
@@ -215,13 +261,17 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
 
   const double cell =
       std::clamp(std::floor(512.0 / static_cast<double>(std::max(b.cx, b.cy))), 2.0, 24.0);
-  const double left = 20, map_top = 84, mw = b.cx * cell, mh = b.cy * cell;
-  const double bx = left + mw + 28, bh = std::max(mh, 200.0);
-  // Wide enough for the colour bar's words and, roughly, the title's (text_width).
-  const double words_width =
-      std::max({text_width(w.title, 15), text_width(w.counts, 12), text_width(w.outlined, 12)});
-  const int width = static_cast<int>(std::max({bx + 16 + 170, 12 + words_width, 640.0}));
-  const int height = static_cast<int>(std::max(map_top + mh + 48, map_top + bh + 84));
+  // Left of the map: j's name, then its tick labels and ticks.
+  const MapPlace at{12 + text_width("j", 12) + 8 + y_ticks_width(ny, b.cy * cell) + 10, 84, cell};
+  const double mw = b.cx * cell, mh = b.cy * cell;
+  const double bx = at.left + mw + 28, bh = std::max(mh, 200.0);
+  double bar_words = 0;
+  for (const std::string& s : colour_bar_words(b.top))
+    bar_words = std::max(bar_words, text_width(s, 11));
+  // Wide enough for the colour bar's words and the three lines above the map.
+  const int width = fitting_width(std::max(bx + 22 + bar_words + 12, 640.0),
+                                  {{w.title, 15}, {w.counts, 12}, {w.outlined, 12}});
+  const int height = static_cast<int>(std::max(at.top + mh + 60, at.top + bh + 84));
   ErrorMap m{Canvas(width, height)};
   m.plane = t.best;
   m.planes = nz;
@@ -231,13 +281,15 @@ std::optional<ErrorMap> draw_error_map(const ErrorMapInput& in) {
   m.unwritten = t.unwritten;
   m.worst_index = t.worst.index;
   m.plane_words = w.plane;
+  m.place = at;
   m.words = w.title + ". " + w.counts + "; " + w.outlined + ".";
   Canvas& c = m.canvas;
   c.text(12, 22, w.title, 15);
   c.text(12, 42, w.counts, 12, Anchor::start, kGrey);
   c.text(12, 60, w.outlined, 12, Anchor::start, kGrey);
-  draw_squares(c, b, t.worst.index % per_plane, nx, ny, left, map_top, cell);
-  draw_colour_bar(c, bx, map_top, bh, b.top);
+  draw_squares(c, b, t.worst.index % per_plane, nx, at);
+  draw_axes(c, b, nx, ny, at);
+  draw_colour_bar(c, bx, at.top, bh, b.top);
   return m;
 }
 

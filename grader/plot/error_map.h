@@ -5,8 +5,8 @@
 // never written grey; the worst element outlined. The bound is the check's own, element by
 // element (check.h's element_bounds), so the map agrees with the check: an element is over the
 // bound exactly where the check counts it as failing. A plane larger than kMaxCells a side is
-// drawn in square blocks, each the colour of its worst element. The SVG has the title, the colour
-// bar's numbers and the axes in words; the PNG has the same shapes without text
+// drawn in square blocks, each the colour of its worst element. The title, the counts, the axes'
+// ticks and names and the colour bar's words are drawn with it, in the PNG and the SVG alike
 // (figure_canvas.h).
 #pragma once
 
@@ -31,6 +31,11 @@ struct ErrorMapInput {
   const double* bound = nullptr;  // each element's bound, of the expected shape
 };
 
+// Where the squares stand on the canvas: the map's top left corner, the side of a square.
+struct MapPlace {
+  double left = 0, top = 0, cell = 0;
+};
+
 struct ErrorMap {
   Canvas canvas;
   size_t plane = 0, planes = 1;  // k of (nz, ny, nx), of nz; 0 of 1 for a rank-2 output
@@ -40,7 +45,8 @@ struct ErrorMap {
   size_t unwritten = 0;          // values never written (still the poison NaN)
   size_t worst_index = 0;        // the outlined element, flat
   std::string plane_words{};     // "plane k = 2 of 5" ("" for a rank-2 output)
-  std::string words{};           // the title and the counts, one paragraph (the PNG has none)
+  std::string words{};           // the title and the counts, one paragraph (the report's label)
+  MapPlace place{};              // where element (j, i)'s square is (a reader of the pixels)
 };
 
 // The map of the plane with the largest error over its bound (a NaN or a value never written

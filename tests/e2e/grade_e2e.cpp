@@ -12,7 +12,7 @@
 #include "device.h"
 #include "e2e_util.h"
 #include "lab/lab_config.h"
-#include "plot/png_file.h"
+#include "plot/figure_canvas.h"
 
 namespace {
 
@@ -344,9 +344,12 @@ TEST_SUITE("sim") {
     // tiny fails first, but its one value a plane shows nothing of where: the next one is
     // mapped, once for the part (grader/grade/error_map_files.h).
     const fs::path png = report.parent_path() / "results.gather.odd-33x31x5.error.png";
-    CHECK(gpulab::read_png(png).width > 0);
-    CHECK(read_text(png.parent_path() / "results.gather.odd-33x31x5.error.svg")
-              .find("values over the bound") != std::string::npos);
+    // The same drawing as PNG and SVG, each as wide as the other, the SVG's words as glyphs.
+    const int width = gpulab::decode_png(read_text(png)).width;
+    CHECK(width > 33 * 15);  // odd-33x31x5's 33 squares of 15 pixels and the title above
+    const std::string svg = read_text(png.parent_path() / "results.gather.odd-33x31x5.error.svg");
+    CHECK(svg.find("width=\"" + std::to_string(width) + "px\"") != std::string::npos);
+    CHECK(svg.find("<use xlink:href=\"#glyph") != std::string::npos);
     CHECK_MESSAGE(contains(t,
                            "A map of where potential is wrong on odd-33x31x5 (each value's "
                            "error over its bound; plane k = "),

@@ -10,7 +10,10 @@ its plot is drawn from (docs/bench/<lab>/<sweep>.json), must be the record's, ro
 
 A change that alters a figure (the algorithm, a dataset's generator, the drawing) fails here
 until the figures are drawn again: `build/gpulab figures <lab>` for each lab, and committed. A
-sweep measured again fails here until its handout's caption quotes the new numbers.
+sweep measured again fails here until its handout's caption quotes the new numbers. The bytes
+are Cairo's, FreeType's and the font's (grader/plot/figure_canvas.h): the committed figures are
+drawn with Debian 12's packages, and where the font is not installed this test says so once,
+naming its package, rather than a difference per figure.
 """
 import argparse
 import json
@@ -43,6 +46,9 @@ QUOTES = [
     ("histogram", "contention", "histogram-global", 65536, "per_s",
      "reach {} keys/s at 65 536 bins", "7·10¹⁰"),
 ]
+
+# The package gpulab's error names where the figures' font is missing.
+FONT_PACKAGE = "fonts-dejavu-core"
 
 DRAWING_CODE = re.compile(r"\.(cpp|h)$")
 
@@ -99,6 +105,9 @@ def main():
             run = subprocess.run([args.gpulab, "figures", lab, "--out", out],
                                  capture_output=True, text=True)
             if run.returncode != 0:
+                if FONT_PACKAGE in run.stderr:
+                    print(f"the figures cannot be drawn here: {run.stderr.strip()}")
+                    return 1
                 problems.append(f"gpulab figures {lab} failed: {run.stderr.strip()}")
                 continue
             committed = os.path.join(committed_root, lab)
@@ -144,7 +153,8 @@ def main():
     for p in problems:
         print(p)
     if drawn_problems:
-        print("redraw with: build/gpulab figures <lab> (then commit handouts/figures/)")
+        print("redraw with: build/gpulab figures <lab> (then commit handouts/figures/), "
+              "with Debian 12's Cairo, FreeType and fonts-dejavu-core")
     if problems:
         return 1
     print(f"{len(labs)} labs' figures are what gpulab draws, and their captions quote "

@@ -12,12 +12,12 @@
 
 #include "data/check.h"
 #include "data/dataset_store.h"
+#include "drawn_image.h"
 #include "gather_dataset.h"
 #include "grade/error_map_files.h"
 #include "lab/lab_config.h"
 #include "npy.h"
 #include "plot/colour_map.h"
-#include "plot/png_file.h"
 #include "poison.h"
 #include "sealed_test_outputs.h"
 #include "test_util.h"
@@ -53,16 +53,12 @@ struct Planted {
 };
 
 // The colour of the pixel at the centre of the map's square for element (j, i) of a plane
-// drawn one element a square: the layout of error_map.cpp (left 20, top 84, j = 0 at the
-// bottom).
-gpulab::Rgb pixel_of(const ErrorMap& m, size_t ny, size_t nx, size_t j, size_t i) {
-  const double cell =
-      std::clamp(std::floor(512.0 / static_cast<double>(std::max(nx, ny))), 2.0, 24.0);
-  const int x = static_cast<int>(20 + (static_cast<double>(i) + 0.5) * cell);
-  const int y = static_cast<int>(84 + (static_cast<double>(ny - 1 - j) + 0.5) * cell);
-  const std::vector<uint8_t> px = m.canvas.raster();
-  const uint8_t* p = &px[(static_cast<size_t>(y) * m.canvas.width() + x) * 3];
-  return {p[0], p[1], p[2]};
+// drawn one element a square (j = 0 at the bottom).
+gpulab::Rgb pixel_of(const ErrorMap& m, size_t ny, size_t j, size_t i) {
+  const gpulab::MapPlace& at = m.place;
+  const int x = static_cast<int>(at.left + (static_cast<double>(i) + 0.5) * at.cell);
+  const int y = static_cast<int>(at.top + (static_cast<double>(ny - 1 - j) + 0.5) * at.cell);
+  return gpulab::decode_png(m.canvas.png()).at(x, y);
 }
 
 bool reddish(gpulab::Rgb c) {
@@ -86,18 +82,35 @@ TEST_CASE("error map: a planted error picks its plane, is counted over the bound
   CHECK(m->unwritten == 0);
   CHECK(m->worst_index == flat);
   CHECK(m->plane_words == "plane k = 2 of 3");
-  const std::string svg = m->canvas.svg();
-  CHECK(test::contains(svg,
+  CHECK(test::contains(m->words,
                        "potential of gather on dataset planted: error over its bound, "
                        "plane k = 2 of 3 (7 x 5 values)"));
-  CHECK(test::contains(svg, "1 of 105 values over the bound (1 of these in this plane)"));
-  CHECK(test::contains(svg, "the worst, at [2][3][4]: 5 times its bound"));
-  CHECK(test::contains(m->words, "1 of 105 values over the bound"));
+  CHECK(test::contains(m->words, "1 of 105 values over the bound (1 of these in this plane)"));
+  CHECK(test::contains(m->words, "the worst, at [2][3][4]: 5 times its bound"));
   // Over the bound in red, the rest in the colours within it.
-  CHECK(reddish(pixel_of(*m, 5, 7, 3, 4)));
-  CHECK_FALSE(reddish(pixel_of(*m, 5, 7, 0, 0)));
+  CHECK(reddish(pixel_of(*m, 5, 3, 4)));
+  CHECK_FALSE(reddish(pixel_of(*m, 5, 0, 0)));
+  // The words are drawn in the PNG: the title, the ticks' numbers below the map and left of it,
+  // the axes' names and the colour bar's words; the margin right of them is empty.
+  const gpulab::RgbImage img = gpulab::decode_png(m->canvas.png());
+  CHECK(img.width == m->canvas.width());
+  CHECK(img.height == m->canvas.height());
+  const gpulab::MapPlace& at = m->place;
+  const int left = static_cast<int>(at.left), top = static_cast<int>(at.top);
+  const int right = static_cast<int>(at.left + 7 * at.cell),
+            bottom = static_cast<int>(at.top + 5 * at.cell);
+  CHECK(test::ink(img, 12, 8, 400, 26) > 200);                         // the title
+  CHECK(test::ink(img, left, bottom + 6, right, bottom + 17) > 20);    // i's ticks: 0 .. 6
+  CHECK(test::ink(img, 0, top, left - 4, bottom) > 20);                // j's ticks and name
+  CHECK(test::ink(img, right + 28, top - 20, img.width, top) > 20);    // "error / bound"
+  CHECK(test::ink(img, right + 50, top, img.width, top + 200) > 100);  // the bar's words
+  CHECK(test::ink(img, img.width - 8, 0, img.width, img.height) == 0);
+  // The SVG is the same drawing: a glyph for each character, title and words included.
+  const std::string svg = m->canvas.svg();
+  CHECK(test::glyphs_in(svg) > 250);
   // Byte for byte the same each time.
   CHECK(gpulab::draw_error_map(p.input())->canvas.svg() == svg);
+  CHECK(gpulab::draw_error_map(p.input())->canvas.png() == m->canvas.png());
 }
 
 TEST_CASE("error map: nothing for a passing output, another shape or rank, or one-value planes") {
@@ -138,9 +151,9 @@ TEST_CASE("error map: a NaN or a value never written outranks any finite error")
   CHECK(m->unwritten == 1);
   CHECK(m->plane == 2);
   CHECK(m->worst_index == 2 * 16 + 7);
-  CHECK(test::contains(m->canvas.svg(), "1 NaN or infinity, 1 never written"));
+  CHECK(test::contains(m->words, "1 NaN or infinity, 1 never written"));
   // Magenta for the NaN: no colour of the scales.
-  const gpulab::Rgb nan = pixel_of(*m, 4, 4, 1, 3);
+  const gpulab::Rgb nan = pixel_of(*m, 4, 1, 3);
   CHECK(nan.r > 200);
   CHECK(nan.b > 200);
   CHECK(nan.g < 40);
@@ -153,9 +166,16 @@ TEST_CASE("error map: a wide rank-2 output is drawn in blocks, each its worst") 
   REQUIRE(m);
   CHECK(m->plane_words.empty());
   CHECK(m->worst_index == 2 * 300 + 299);
-  const std::string svg = m->canvas.svg();
-  CHECK(test::contains(svg, "each square the worst of 3 x 3 values"));
-  CHECK(test::contains(svg, "error over its bound (300 x 3 values)"));
+  CHECK(test::contains(m->words, "each square the worst of 3 x 3 values"));
+  CHECK(test::contains(m->words, "error over its bound (300 x 3 values)"));
+  // 100 squares of 5 pixels across, ticked every 50 values (a square of 3): the tick of 250
+  // stands at the middle of square 83.
+  CHECK(m->place.cell == 5);
+  const gpulab::RgbImage img = gpulab::decode_png(m->canvas.png());
+  const int bottom = static_cast<int>(m->place.top + m->place.cell);
+  const int tick250 = static_cast<int>(m->place.left + 83.5 * m->place.cell);
+  CHECK(img.at(tick250, bottom + 2) == gpulab::kBlack);
+  CHECK(img.at(tick250 + 3, bottom + 2) == gpulab::kWhite);
 }
 
 namespace {
@@ -203,12 +223,15 @@ TEST_CASE("error map files: with the check's own bound, kept beside the report, 
   CHECK(drawn->note ==
         "A map of where potential is wrong on odd-33x31x5 (each value's error over its "
         "bound; plane k = 3 of 5, the worst): results.gather.odd-33x31x5.error.png beside the "
-        "report, with its words in results.gather.odd-33x31x5.error.svg.");
-  CHECK(test::contains(test::read_file(svg), "1 of 5115 values over the bound"));
-  CHECK(test::contains(test::read_file(svg), "the worst, at [3][17][5]"));
-  const gpulab::RgbImage image = gpulab::read_png(png);
-  CHECK(image.width > 33);
+        "report (as SVG: results.gather.odd-33x31x5.error.svg).");
   REQUIRE(drawn->image);
+  CHECK(test::contains(drawn->image->label, "1 of 5115 values over the bound"));
+  CHECK(test::contains(drawn->image->label, "the worst, at [3][17][5]"));
+  CHECK(test::glyphs_in(test::read_file(svg)) > 250);
+  // 33 squares of 15 pixels across, with the title above them.
+  const gpulab::RgbImage image = gpulab::decode_png(test::read_file(png));
+  CHECK(image.width > 33 * 15);
+  CHECK(test::ink(image, 12, 8, 400, 26) > 200);
   CHECK(drawn->image->file == png.string());
   CHECK(drawn->image->png == test::read_file(png));
   CHECK(test::contains(drawn->image->label, "potential of gather on dataset odd-33x31x5"));

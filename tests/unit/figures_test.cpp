@@ -1,5 +1,5 @@
-// The handouts' figures: the drawing layer (grader/plot/figure_canvas.h: SVG text, the raster),
-// PNG through libpng (grader/plot/png_file.h), the labs' drawers found by lab id
+// The handouts' figures: the drawing layer (grader/plot/figure_canvas.h: one drawing through
+// Cairo to SVG and PNG, text included), the labs' drawers found by lab id
 // (grader/figures/figures.h), the traced scans (families/scan/figures/scan_trace.h) and the
 // neighbour offsets binning.md's table counts (handouts/figures/binning/neighbour_offsets.h). The
 // figures themselves are compared with the committed ones by the ctest `figures`
@@ -8,12 +8,10 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-
 #include "binning/neighbour_offsets.h"
+#include "drawn_image.h"
 #include "plot/colour_map.h"
 #include "plot/figure_canvas.h"
-#include "plot/png_file.h"
 #include "scan/figures/scan_trace.h"
 #include "test_util.h"
 
@@ -87,59 +85,71 @@ TEST_CASE("the neighbour offsets count as binning.md's table and example say") {
   CHECK(offset_range(5, 2.5, 0, 3.5).lo == -2);
 }
 
-TEST_CASE("a canvas as SVG: every shape, text escaped, the same bytes every time") {
+TEST_CASE("a canvas as SVG: Cairo's shapes, a glyph per character, the same bytes every time") {
   Canvas c(40, 30, Rgb{250, 250, 250});
   c.rect(1.5, 2, 10, 5.25, Rgb{255, 0, 0}, kBlack);
   c.line(0, 0, 40, 30, Rgb{0, 0, 255}, 2);
   c.text(20, 15, "a < b & \"c\"", 10, Anchor::middle);
   const std::string svg = c.svg();
-  CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"30\"", 0) == 0);
-  CHECK(test::contains(svg,
-                       "<rect x=\"1.5\" y=\"2\" width=\"10\" height=\"5.25\" fill=\"#ff0000\" "
-                       "stroke=\"#000000\""));
-  CHECK(test::contains(svg, "<line x1=\"0\" y1=\"0\" x2=\"40\" y2=\"30\" stroke=\"#0000ff\""));
-  CHECK(test::contains(svg, ">a &lt; b &amp; &quot;c&quot;</text>"));
-  CHECK(test::contains(svg, "text-anchor=\"middle\""));
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(test::contains(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  CHECK(test::contains(svg, "width=\"40px\" height=\"30px\" viewBox=\"0 0 40 30\""));
+  CHECK(test::contains(svg, "fill:rgb(100%,0%,0%)"));    // the rectangle
+  CHECK(test::contains(svg, "stroke:rgb(0%,0%,100%)"));  // the line
+  CHECK(test::glyphs_in(svg) == 11);  // a glyph per character, spaces and quotes included
   CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
+  // Cairo counts the surfaces a process makes into the SVG's ids: another figure drawn in
+  // between leaves this one's bytes as they were.
+  CHECK(Canvas(10, 10).svg() != svg);
   CHECK(svg == c.svg());
+  Canvas other(40, 30, Rgb{250, 250, 250});
+  other.text(20, 15, "a < b", 10, Anchor::middle);
+  CHECK(test::glyphs_in(other.svg()) == 5);
   CHECK_THROWS(Canvas(0, 10));
 }
 
-TEST_CASE("a canvas as PNG: libpng reads back its size and pixels, and no time is written") {
-  Canvas c(20, 10, kWhite);
+TEST_CASE("a canvas as PNG: Cairo reads back its size, pixels and text, and no time is written") {
+  Canvas c(60, 30, kWhite);
   c.rect(2, 2, 4, 3, Rgb{200, 0, 0});                 // pixels x 2..5, y 2..4
   c.rect(10, 0, 5, 5, Rgb{0, 200, 0}, Rgb{0, 0, 9});  // outlined
   c.line(0, 8.5, 20, 8.5, Rgb{0, 0, 200});            // the row y = 8
-  c.text(1, 1, "not in the PNG");
-  const test::TempDir dir;
-  const auto file = dir.path() / "c.png";
-  const std::string bytes = png_bytes({c.width(), c.height(), c.raster()});
-  std::ofstream(file, std::ios::binary) << bytes;
+  c.line(0, 12, 20, 12, Rgb{0, 0, 200});              // half a pixel down: the row y = 12
+  c.text(30, 26, "Hi", 14);
+  const std::string bytes = c.png();
   CHECK(bytes.substr(1, 3) == "PNG");
   CHECK(bytes.find("tIME") == std::string::npos);
-  CHECK(bytes == png_bytes({c.width(), c.height(), c.raster()}));
+  CHECK(bytes == c.png());
 
-  const RgbImage img = read_png(file);
-  REQUIRE(img.width == 20);
-  REQUIRE(img.height == 10);
-  auto at = [&](int x, int y) {
-    const uint8_t* p = &img.rgb[(static_cast<size_t>(y) * 20 + x) * 3];
-    return Rgb{p[0], p[1], p[2]};
-  };
-  CHECK(at(0, 0) == kWhite);
-  CHECK(at(2, 2) == Rgb{200, 0, 0});
-  CHECK(at(5, 4) == Rgb{200, 0, 0});
-  CHECK(at(6, 4) == kWhite);
-  CHECK(at(5, 5) == kWhite);
-  CHECK(at(10, 0) == Rgb{0, 0, 9});    // the outline
-  CHECK(at(12, 2) == Rgb{0, 200, 0});  // inside it
-  CHECK(at(7, 8) == Rgb{0, 0, 200});
-  CHECK(at(7, 7) == kWhite);
-  CHECK(at(7, 9) == kWhite);
+  const RgbImage img = decode_png(bytes);
+  REQUIRE(img.width == 60);
+  REQUIRE(img.height == 30);
+  CHECK(img.at(0, 0) == kWhite);
+  CHECK(img.at(2, 2) == Rgb{200, 0, 0});
+  CHECK(img.at(5, 4) == Rgb{200, 0, 0});
+  CHECK(img.at(6, 4) == kWhite);
+  CHECK(img.at(5, 5) == kWhite);
+  CHECK(img.at(10, 0) == Rgb{0, 0, 9});    // the outline
+  CHECK(img.at(12, 2) == Rgb{0, 200, 0});  // inside it
+  CHECK(img.at(7, 8) == Rgb{0, 0, 200});
+  CHECK(img.at(7, 7) == kWhite);
+  CHECK(img.at(7, 9) == kWhite);
+  CHECK(img.at(7, 12) == Rgb{0, 0, 200});
+  CHECK(img.at(7, 11) == kWhite);
+  CHECK(img.at(7, 13) == kWhite);
+  // The text: ink where "Hi" stands (its cap height above the baseline), none beside it.
+  CHECK(test::ink(img, 30, 15, 50, 26) > 20);
+  CHECK(test::ink(img, 30, 0, 60, 14) == 0);
+  CHECK(test::ink(img, 52, 15, 60, 30) == 0);
 
-  std::ofstream(dir.path() / "bad.png") << "not a png";
-  CHECK_THROWS_AS(read_png(dir.path() / "bad.png"), std::runtime_error);
-  CHECK_THROWS_AS(png_bytes({2, 2, {0, 0, 0}}), std::runtime_error);
+  CHECK_THROWS_AS(decode_png("not a png"), std::runtime_error);
+}
+
+TEST_CASE("text is measured as it is set: wider letters, longer and larger text advance further") {
+  CHECK(text_width("", 12) == 0);
+  CHECK(text_width("iii", 12) < text_width("WWW", 12));
+  CHECK(text_width("abcd", 12) > text_width("abc", 12));
+  // Without hinting an advance grows with the size alone.
+  CHECK(text_width("abc", 24) == doctest::Approx(2 * text_width("abc", 12)));
 }
 
 TEST_CASE("the colour maps: their ends, white at zero, NaN and out-of-range values clamped") {

@@ -12,7 +12,7 @@ constexpr Rgb kUp{255, 214, 170}, kDown{190, 215, 245}, kHead{170, 30, 40};
 Canvas draw_trace(const std::vector<TraceLevel>& levels, const std::string& title,
                   bool with_flags) {
   const size_t m = levels.front().values.size();
-  Canvas c(static_cast<int>(kLeft + m * kPitchX + 12),
+  Canvas c(fitting_width(kLeft + m * kPitchX + 12, {{title, 15}}),
            static_cast<int>(kTop + levels.size() * kPitchY + 8));
   c.text(12, 22, title, 15);
   for (size_t k = 0; k < m; ++k)

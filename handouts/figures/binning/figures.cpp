@@ -77,16 +77,15 @@ Figure occupancy(const LabConfig& lab, const std::string& name, const std::files
   const int tallest = *std::max_element(bins_with.begin(), bins_with.end());
 
   const double left = 70, top = 56, pw = 560, ph = 260;
-  Canvas c(static_cast<int>(left + pw + 30), static_cast<int>(top + ph + 70));
-  c.text(12, 22,
-         "binning, dataset " + name + ": atoms per bin (bins of " + fixed(p.bin, 1) +
-             " A, capacity " + std::to_string(p.capacity) + ")",
-         15);
-  c.text(12, 42,
-         std::to_string(counts.size()) + " bins, " + std::to_string(binned) +
-             " atoms binned; overflow: " + std::to_string(overflow_atoms) + " atoms from " +
-             std::to_string(overflow_bins) + " bins (red)",
-         12, Anchor::start, kGrey);
+  const std::string title = "binning, dataset " + name + ": atoms per bin (bins of " +
+                            fixed(p.bin, 1) + " A, capacity " + std::to_string(p.capacity) + ")";
+  const std::string note = std::to_string(counts.size()) + " bins, " + std::to_string(binned) +
+                           " atoms binned; overflow: " + std::to_string(overflow_atoms) +
+                           " atoms from " + std::to_string(overflow_bins) + " bins (red)";
+  Canvas c(fitting_width(left + pw + 30, {{title, 15}, {note, 12}}),
+           static_cast<int>(top + ph + 70));
+  c.text(12, 22, title, 15);
+  c.text(12, 42, note, 12, Anchor::start, kGrey);
   const double bw = pw / (most + 1);
   for (int k = 0; k <= most; ++k) {
     const double bh = ph * bins_with[k] / tallest;
@@ -137,15 +136,16 @@ Figure offsets(const LabConfig& lab, const std::string& name) {
 
   const int shown_lo = r.lo - 1, shown_hi = r.hi + 1, cells = shown_hi - shown_lo + 1;
   const double cell = 40, left = 60, top = 64, scale = cell / p.bin;
-  Canvas c(static_cast<int>(left + cells * cell + 40), static_cast<int>(top + cells * cell + 50));
-  c.text(12, 22,
-         "binning, dataset " + name + ": neighbour offsets (dx, dy) at dz = 0, rc = " +
-             fixed(p.cutoff, 1) + " A, B = " + fixed(p.bin, 1) + " A",
-         15);
-  c.text(12, 42,
-         std::to_string(slice_list) + " listed in this slice (green); " + std::to_string(in_list) +
-             " of the " + std::to_string(in_box) + " offsets in the box (grey) in all",
-         12, Anchor::start, kGrey);
+  const std::string title = "binning, dataset " + name +
+                            ": neighbour offsets (dx, dy) at dz = 0, rc = " + fixed(p.cutoff, 1) +
+                            " A, B = " + fixed(p.bin, 1) + " A";
+  const std::string note = std::to_string(slice_list) + " listed in this slice (green); " +
+                           std::to_string(in_list) + " of the " + std::to_string(in_box) +
+                           " offsets in the box (grey) in all";
+  Canvas c(fitting_width(left + cells * cell + 40, {{title, 15}, {note, 12}}),
+           static_cast<int>(top + cells * cell + 50));
+  c.text(12, 22, title, 15);
+  c.text(12, 42, note, 12, Anchor::start, kGrey);
   // y grows upwards in the figure: row 0 is the highest dy.
   auto px = [&](double x) { return left + (x - shown_lo * p.bin) * scale; };
   auto py = [&](double y) { return top + (shown_hi * p.bin + p.bin - y) * scale; };

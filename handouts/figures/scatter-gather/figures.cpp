@@ -35,14 +35,15 @@ std::vector<Figure> scatter_gather_figures(const LabConfig& lab,
   const double limit = std::max(mags[mags.size() * 95 / 100], 1e-12);
 
   const double cell = 14, left = 20, top = 56;
-  Canvas c(static_cast<int>(left + nx * cell + 110), static_cast<int>(top + ny * cell + 40));
+  const std::string title = "scatter-gather, dataset " + name +
+                            ": potential V at the plane k = " + std::to_string(k) + " (" +
+                            std::to_string(nx) + " x " + std::to_string(ny) + " points)";
+  const std::string note = "the oracle's expected output; squares: atoms within h of the plane";
+  Canvas c(fitting_width(left + nx * cell + 110, {{title, 15}, {note, 12}}),
+           static_cast<int>(top + ny * cell + 40));
   const std::string limit_text = printf_text("%.3g", limit);
-  c.text(12, 22,
-         "scatter-gather, dataset " + name + ": potential V at the plane k = " + std::to_string(k) +
-             " (" + std::to_string(nx) + " x " + std::to_string(ny) + " points)",
-         15);
-  c.text(12, 42, "the oracle's expected output; squares: atoms within h of the plane", 12,
-         Anchor::start, kGrey);
+  c.text(12, 22, title, 15);
+  c.text(12, 42, note, 12, Anchor::start, kGrey);
   // Row j = 0 at the bottom, as y grows upwards.
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)

@@ -12,6 +12,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "text/html_text.h"
+
 namespace gpulab {
 
 namespace {
@@ -136,6 +138,21 @@ void renumber_page(std::string& svg) {
   svg.replace(digits, svg.find('"', digits) - digits, "1");
 }
 
+// Cairo sets the words as glyph outlines, which no search or screen reader finds: the figure's
+// words go in as text too, its title (the first) as the SVG's <title>, all of them, in the order
+// drawn, as its <desc>.
+void add_words(std::string& svg, const std::vector<std::string>& words) {
+  if (words.empty()) return;
+  std::string desc;
+  for (const std::string& w : words) desc += (desc.empty() ? "" : "\n") + html_escape(w);
+  const size_t open = svg.find("<svg ");
+  if (open == std::string::npos) return;
+  const size_t end = svg.find('>', open);
+  if (end == std::string::npos) return;
+  svg.insert(end + 1,
+             "\n<title>" + html_escape(words.front()) + "</title>\n<desc>" + desc + "</desc>");
+}
+
 }  // namespace
 
 Canvas::Canvas(int width, int height, Rgb background)
@@ -220,6 +237,7 @@ std::string Canvas::svg() const {
     if (const cairo_status_t s = cairo_surface_status(surface.get())) cairo_failed(s, "SVG");
   }
   renumber_page(out);
+  add_words(out, words());
   return out;
 }
 

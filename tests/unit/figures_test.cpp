@@ -98,13 +98,19 @@ TEST_CASE("a canvas as SVG: Cairo's shapes, a glyph per character, the same byte
   CHECK(test::contains(svg, "stroke:rgb(0%,0%,100%)"));  // the line
   CHECK(test::glyphs_in(svg) == 11);  // a glyph per character, spaces and quotes included
   CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
+  // The words as text too, escaped, for search and screen readers: the first as the title.
+  CHECK(test::contains(svg, "<title>a &lt; b &amp; &quot;c&quot;</title>"));
+  CHECK(test::contains(svg, "<desc>a &lt; b &amp; &quot;c&quot;</desc>"));
   // Cairo counts the surfaces a process makes into the SVG's ids: another figure drawn in
   // between leaves this one's bytes as they were.
   CHECK(Canvas(10, 10).svg() != svg);
   CHECK(svg == c.svg());
   Canvas other(40, 30, Rgb{250, 250, 250});
   other.text(20, 15, "a < b", 10, Anchor::middle);
-  CHECK(test::glyphs_in(other.svg()) == 5);
+  other.text(20, 25, "below", 8);
+  CHECK(test::glyphs_in(other.svg()) == 10);
+  CHECK(test::contains(other.svg(), "<title>a &lt; b</title>\n<desc>a &lt; b\nbelow</desc>"));
+  CHECK_FALSE(test::contains(Canvas(10, 10).svg(), "<title>"));  // no words, none
   CHECK_THROWS(Canvas(0, 10));
 }
 

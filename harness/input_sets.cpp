@@ -50,20 +50,46 @@ void RunContext::refresh_inputs(int set) {
 }
 
 long long first_device_difference(const void* device, const void* host, size_t bytes) {
+  // Two pinned pieces in turn, on a stream of the harness's own: the next piece crosses the bus
+  // while this one is compared, so a gigabyte's check costs about its copy, not copy + compare.
   constexpr size_t kPiece = size_t{16} << 20;
-  static unsigned char* const piece = [] {  // the process's one, for as long as it runs
-    void* p = nullptr;
-    GPULAB_CUDA(cudaMallocHost(&p, kPiece));
-    return static_cast<unsigned char*>(p);
+  struct Pieces {
+    unsigned char* at[2] = {};
+    cudaEvent_t copied[2] = {};
+    cudaStream_t stream = nullptr;
+  };
+  static const Pieces p = [] {  // the process's, for as long as it runs
+    Pieces made;
+    for (int i = 0; i < 2; ++i) {
+      void* at = nullptr;
+      GPULAB_CUDA(cudaMallocHost(&at, kPiece));
+      made.at[i] = static_cast<unsigned char*>(at);
+      GPULAB_CUDA(cudaEventCreateWithFlags(&made.copied[i], cudaEventDisableTiming));
+    }
+    GPULAB_CUDA(cudaStreamCreateWithFlags(&made.stream, cudaStreamNonBlocking));
+    return made;
   }();
   const auto* now = static_cast<const char*>(device);
   const auto* was = static_cast<const unsigned char*>(host);
-  for (size_t done = 0; done < bytes; done += kPiece) {
-    const size_t n = std::min(kPiece, bytes - done);
-    GPULAB_CUDA(cudaMemcpy(piece, now + done, n, cudaMemcpyDeviceToHost));
-    if (std::memcmp(piece, was + done, n) != 0)
-      for (size_t i = 0; i < n; ++i)
-        if (piece[i] != was[done + i]) return static_cast<long long>(done + i);
+  const size_t pieces = (bytes + kPiece - 1) / kPiece;
+  const auto length = [&](size_t k) { return std::min(kPiece, bytes - k * kPiece); };
+  const auto fetch = [&](size_t k) {
+    GPULAB_CUDA(cudaMemcpyAsync(p.at[k % 2], now + k * kPiece, length(k), cudaMemcpyDeviceToHost,
+                                p.stream));
+    GPULAB_CUDA(cudaEventRecord(p.copied[k % 2], p.stream));
+  };
+  if (pieces > 0) fetch(0);
+  for (size_t k = 0; k < pieces; ++k) {
+    // Piece k + 1 goes into the buffer that piece k - 1 left, compared already.
+    if (k + 1 < pieces) fetch(k + 1);
+    GPULAB_CUDA(cudaEventSynchronize(p.copied[k % 2]));
+    const unsigned char* piece = p.at[k % 2];
+    const unsigned char* expected = was + k * kPiece;
+    const size_t n = length(k);
+    if (std::memcmp(piece, expected, n) == 0) continue;
+    GPULAB_CUDA(cudaStreamSynchronize(p.stream));  // no copy left in flight into a buffer
+    for (size_t i = 0; i < n; ++i)
+      if (piece[i] != expected[i]) return static_cast<long long>(k * kPiece + i);
   }
   return -1;
 }

@@ -31,9 +31,11 @@
 namespace gpulab {
 
 // The byte offset of the first difference between `bytes` bytes of device memory at `device` and
-// of host memory at `host`, or -1. Read back in pieces through one pinned buffer: a student's
-// timed run checks a gigabyte's input after every sample, and pageable copies of it and of a
-// device copy to compare with cost several times more.
+// of host memory at `host`, or -1. Read back in pieces through two pinned buffers, one piece's
+// copy overlapping the last one's comparison: a student's timed run checks a gigabyte's input
+// after every sample, and pageable copies of it cost several times more. The comparison is with
+// the dataset's read-only mapping, which no student code can write, not with the device's
+// pristine copy, which a kernel that guesses its address can.
 long long first_device_difference(const void* device, const void* host, size_t bytes);
 
 // Where each input set's copy sits in its allocation, and the input's place in the run.

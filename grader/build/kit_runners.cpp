@@ -128,17 +128,15 @@ std::vector<KitRunner> kit_runners(const Paths& paths, const std::vector<LabConf
   std::vector<Backend> backends = {Backend::cuda};
   if (!paths.sim_lib.empty() && fs::exists(paths.sim_lib)) backends.push_back(Backend::sim);
   for (const Backend backend : backends) {
-    const std::string suffix = backend == Backend::sim ? "-sim" : "";
     for (const LabConfig& lab : labs) {
       // The build's own runner, never one a kit shipped: Paths::reference_runner would fall back.
-      want(lab.id, lab.id + "-reference" + suffix,
-           paths.build / "runners" / (lab.id + "-reference" + suffix), backend,
-           "the reference runner");
+      want(lab.id, Paths::runner_name(lab.id, "reference", backend),
+           paths.built_reference_runner(lab.id, backend), backend, "the reference runner");
       // The stub runner calls no student code in a baseline run, and its driver has the
       // baseline the kit's own build lacks.
       if (!lab.reference_driver_files.empty())
-        want(lab.id, lab.id + "-baseline" + suffix, paths.stub_runner(lab.id, backend), backend,
-             "the baseline runner");
+        want(lab.id, Paths::runner_name(lab.id, "baseline", backend),
+             paths.stub_runner(lab.id, backend), backend, "the baseline runner");
     }
   }
   return out;
@@ -170,6 +168,7 @@ KitRunnerFiles kit_runner_files(const Paths& paths, const std::vector<BundleFile
       k.files.push_back({prefix + "runners/" + r.name,
                          stripped(r.built, r.backend == Backend::cuda, scratch), true});
       record["runners"].push_back(r.name);
+      ++(r.backend == Backend::sim ? k.sim_runners : k.cuda_runners);
     }
   } catch (...) {
     fs::remove_all(scratch);

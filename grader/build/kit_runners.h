@@ -54,8 +54,9 @@ std::vector<KitRunner> kit_runners(const Paths& paths, const std::vector<LabConf
 // under `prefix` + "runners/"; `shipped` is the kit's other files (the record hashes those the
 // runners are built against). Checks each stripped CUDA runner still holds its fat binary.
 struct KitRunnerFiles {
-  std::vector<ArchiveFile> files;
+  std::vector<ArchiveFile> files;  // the runners, then the record
   KitArchitectures architectures;
+  size_t cuda_runners = 0, sim_runners = 0;
 };
 KitRunnerFiles kit_runner_files(const Paths& paths, const std::vector<BundleFile>& shipped,
                                 const std::string& prefix);

@@ -36,10 +36,18 @@ struct Paths {
   // compiled (shipped_runner_dir(); the kit has no reference/). Either may be missing.
   std::filesystem::path reference_runner(const std::string& lab,
                                          Backend backend = Backend::cuda) const {
-    const std::string name = lab + "-reference" + (backend == Backend::sim ? "-sim" : "");
-    const auto built = build / "runners" / name;
-    const auto shipped = shipped_runner_dir() / name;
+    const auto built = built_reference_runner(lab, backend);
+    const auto shipped = shipped_runner_dir() / runner_name(lab, "reference", backend);
     return std::filesystem::exists(built) || !std::filesystem::exists(shipped) ? built : shipped;
+  }
+  // The reference runner CMake built, never one a kit shipped (it may be missing).
+  std::filesystem::path built_reference_runner(const std::string& lab,
+                                               Backend backend = Backend::cuda) const {
+    return build / "runners" / runner_name(lab, "reference", backend);
+  }
+  // A runner's file name, built or shipped: <lab>-<kind>, with -sim for the CPU backend's.
+  static std::string runner_name(const std::string& lab, const std::string& kind, Backend backend) {
+    return lab + "-" + kind + (backend == Backend::sim ? "-sim" : "");
   }
   // The runners `gpulab dist` ships compiled (grader/build/kit_runners.h), in the kit's own tree.
   // An instructor's checkout has none.
@@ -49,13 +57,12 @@ struct Paths {
   // no baseline then. Empty where none is shipped.
   std::filesystem::path shipped_baseline_runner(const std::string& lab,
                                                 Backend backend = Backend::cuda) const {
-    const auto shipped =
-        shipped_runner_dir() / (lab + "-baseline" + (backend == Backend::sim ? "-sim" : ""));
+    const auto shipped = shipped_runner_dir() / runner_name(lab, "baseline", backend);
     return std::filesystem::exists(shipped) ? shipped : std::filesystem::path();
   }
   // The stub runner CMake built from the lab's own files, labs/<lab>/ (it may be missing).
   std::filesystem::path stub_runner(const std::string& lab, Backend backend = Backend::cuda) const {
-    return build / "runners" / (lab + "-stub" + (backend == Backend::sim ? "-sim" : ""));
+    return build / "runners" / runner_name(lab, "stub", backend);
   }
   // The CPU backend's compiler driver; missing when gpulab was built without the sim.
   std::filesystem::path sim_cc() const { return build / "bin" / "gpulab-sim-cc"; }

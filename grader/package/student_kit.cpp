@@ -1,6 +1,5 @@
 #include "package/student_kit.h"
 
-#include <algorithm>
 #include <regex>
 
 #include "build/dist_policy.h"
@@ -50,14 +49,12 @@ int make_student_kit(const std::filesystem::path& out, const ClassroomOptions& c
   if (classroom.workflow)
     archive.push_back({prefix + kClassroomWorkflowPath, classroom_workflow(paths.source, graded)});
   write_archive(out, archive);
-  const auto sim = std::count_if(runners.files.begin(), runners.files.end(), [](const auto& f) {
-    return f.path.size() > 4 && f.path.compare(f.path.size() - 4, 4, "-sim") == 0;
-  });
-  const auto cuda = static_cast<long>(runners.files.size()) - 1 - sim;  // less the record
-  log << "wrote " << out.string() << ": " << files.size() << " files and " << cuda
+  log << "wrote " << out.string() << ": " << files.size() << " files and " << runners.cuda_runners
       << " compiled runners (reference, baseline) for " << architectures
-      << (sim ? " and " + std::to_string(sim) + " for the CPU backend" : std::string()) << " under "
-      << prefix << " (see its README.md)\n";
+      << (runners.sim_runners
+              ? " and " + std::to_string(runners.sim_runners) + " for the CPU backend"
+              : std::string())
+      << " under " << prefix << " (see its README.md)\n";
   if (classroom.workflow) {
     log << "and " << prefix << kClassroomWorkflowPath
         << ", the GitHub Classroom workflow: on each push it runs gpulab run --backend sim for";

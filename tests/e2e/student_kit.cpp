@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "e2e_util.h"
+#include "lab/lab_config.h"
 #include "rusage_time.h"
 
 namespace e2e {
@@ -33,6 +34,19 @@ StudentKit make_kit() {
                    "--github-classroom", "--lab", "scatter-gather", "--lab", "scan"},
                   k.root, {"GPULAB_HIDDEN_SEED=" + k.seed}, 600);
   REQUIRE_MESSAGE(made.exit_code == 0, made.output);
+  // dist counts what it shipped: each lab's reference runner and the baselines that are the
+  // instructor's alone, for the GPU and again for the CPU backend (kit_reference_e2e.cpp checks
+  // the files themselves).
+  size_t runners = 0;
+  for (const auto& lab_json : gpulab::find_lab_files(kSource))
+    runners += gpulab::LabConfig::load(lab_json).reference_driver_files.empty() ? 1 : 2;
+  const std::string count = std::to_string(runners);
+  CHECK_MESSAGE(made.output.find(" files and " + count +
+                                 " compiled runners (reference, baseline)") != std::string::npos,
+                made.output);
+  CHECK_MESSAGE(
+      made.output.find(" and " + count + " for the CPU backend under gpulab/") != std::string::npos,
+      made.output);
   fs::create_directories(k.root / "unpacked");
   const auto untar = run_command(
       {"tar", "-xzf", (k.root / "kit.tar.gz").string(), "-C", (k.root / "unpacked").string()},

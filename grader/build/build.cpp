@@ -46,6 +46,26 @@ constexpr size_t kCompilerOutputQuoted = 16 * 1024;
 // Runs a command in the build's sandbox; output_limit bounds what is kept of its output.
 using BuildTool = std::function<ProcessResult(const std::vector<std::string>&, size_t)>;
 
+// The build's sandbox for `src_dir` and `work_dir`, each command's memory, file sizes and time
+// bounded.
+BuildTool build_tool(const RunnerRecipe& recipe, const Paths& paths,
+                     const std::filesystem::path& src_dir, const std::filesystem::path& work_dir,
+                     const Sandbox& sandbox, double timeout_s) {
+  return [box = build_sandbox(recipe, paths, src_dir, work_dir), work_dir, timeout_s, &sandbox](
+             const std::vector<std::string>& cmd, size_t output_limit) {
+    ProcessOptions po;
+    po.argv = cmd;
+    po.cwd = work_dir;
+    po.timeout_s = timeout_s;
+    po.output_limit = output_limit;
+    // `#include "/dev/zero"` makes the compiler read without end: its memory is bounded here.
+    po.address_space_limit = kBuildAddressSpace;
+    po.file_size_limit = kBuildFileSize;
+    po.cpu_limit_s = timeout_s;
+    return sandbox.run(po, box);
+  };
+}
+
 // The names as people read them: C++ names demangled by c++filt, in the sandbox like nm, since
 // they are the submission's (C names are shown as they are).
 // `read`, where given, says whether c++filt gave a line for each name.
@@ -208,18 +228,9 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
   // Fresh, so that nothing of an earlier build (owned by an earlier sandbox's user) is in the way.
   remove_tree_or_throw(work_dir);
   std::filesystem::create_directories(work_dir);
-  const SandboxSpec box = build_sandbox(recipe, paths, src_dir, work_dir);
+  const BuildTool tool = build_tool(recipe, paths, src_dir, work_dir, sandbox, timeout_s);
   const auto compile = [&](const std::vector<std::string>& cmd, size_t output_limit = 32 * 1024) {
-    ProcessOptions po;
-    po.argv = cmd;
-    po.cwd = work_dir;
-    po.timeout_s = timeout_s;
-    po.output_limit = output_limit;
-    // `#include "/dev/zero"` makes the compiler read without end: its memory is bounded here.
-    po.address_space_limit = kBuildAddressSpace;
-    po.file_size_limit = kBuildFileSize;
-    po.cpu_limit_s = timeout_s;
-    return sandbox.run(po, box);
+    return tool(cmd, output_limit);
   };
   const Backend backend = recipe.backend;
   std::vector<std::filesystem::path> needed = {recipe.compiler};
@@ -289,6 +300,28 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
   }
   b.ok = true;
   return b;
+}
+
+std::optional<std::vector<std::string>> headers_read(const RunnerRecipe& recipe,
+                                                     const LabConfig& lab, const Paths& paths,
+                                                     const std::filesystem::path& src_dir,
+                                                     const std::filesystem::path& work_dir,
+                                                     const Sandbox& sandbox, double timeout_s) {
+  const BuildTool run = build_tool(recipe, paths, src_dir, work_dir, sandbox, timeout_s);
+  std::set<std::string> headers;
+  const std::filesystem::path rule = work_dir / "dependencies.d";
+  for (const auto& file : lab.student_files) {
+    const std::filesystem::path src = src_dir / file;
+    const ProcessResult r = run(dependency_command(recipe, src, rule), kIncludeListingLimit);
+    std::ifstream in(rule, std::ios::binary);
+    if (!r.ok() || !in) return std::nullopt;
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (text.size() > kIncludeListingLimit) return std::nullopt;
+    for (const std::string& h : parse_make_prerequisites(text))
+      if (std::filesystem::path(h) != src) headers.insert(h);
+  }
+  std::filesystem::remove(rule);
+  return std::vector<std::string>(headers.begin(), headers.end());
 }
 
 std::filesystem::path trusted_build_dir(const Paths& paths, const std::string& runner_name) {

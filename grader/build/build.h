@@ -9,6 +9,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct BuildResult {
   std::string message;  // for the report: what failed and the compiler's own words
   // The compiler and linker commands run, in order (the last one failed where !ok).
   std::vector<std::vector<std::string>> commands;
+  // The runner is a copy of one kept from an earlier build of the same content (build_cache.h);
+  // `commands` are that build's.
+  bool kept = false;
 };
 
 // src_dir holds the lab's student files; the runner is written to work_dir/runner, which is
@@ -42,6 +46,17 @@ BuildResult build_runner(const RunnerRecipe& recipe, const LabConfig& lab, const
                          const std::filesystem::path& src_dir,
                          const std::filesystem::path& work_dir, const Sandbox& sandbox,
                          RecipeUse use, double timeout_s = 300);
+
+// Every file the compiler reads for the lab's student files in `src_dir` but those files (the
+// recipe's dependency_command, in the build's sandbox, `work_dir` its folder), each once, sorted:
+// what a kept build's validity rests on besides them (build_cache.h). nullopt where the
+// compiler could not list them all.
+std::optional<std::vector<std::string>> headers_read(const RunnerRecipe& recipe,
+                                                     const LabConfig& lab, const Paths& paths,
+                                                     const std::filesystem::path& src_dir,
+                                                     const std::filesystem::path& work_dir,
+                                                     const Sandbox& sandbox,
+                                                     double timeout_s = 300);
 
 // Where gpulab-build-runner builds CMake's runner `runner_name` ("scan-reference-sim"):
 // build/runner-builds/<name>/; and the file in such a folder that keeps its BuildResult's

@@ -1,5 +1,7 @@
 #include "build/include_tree.h"
 
+#include <cctype>
+#include <set>
 #include <sstream>
 
 namespace gpulab {
@@ -16,6 +18,41 @@ std::vector<IncludedHeader> parse_include_tree(const std::string& output) {
     tree.push_back({static_cast<int>(dots), line.substr(dots + 1)});
   }
   return tree;
+}
+
+std::vector<std::string> parse_make_prerequisites(const std::string& rule) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  std::string word;
+  bool target = true;  // the words before a rule's colon
+  const auto end_word = [&] {
+    if (word.empty()) return;
+    if (!target && seen.insert(word).second) out.push_back(word);
+    word.clear();
+  };
+  for (size_t i = 0; i < rule.size(); ++i) {
+    const char c = rule[i];
+    if (c == '\\' && i + 1 < rule.size() && rule[i + 1] == '\n') {
+      end_word();  // a continued line
+      ++i;
+    } else if (c == '\\' && i + 1 < rule.size() && rule[i + 1] == ' ') {
+      word += ' ';
+      ++i;
+    } else if (c == ':' && target &&
+               (i + 1 == rule.size() || std::isspace(static_cast<unsigned char>(rule[i + 1])))) {
+      word.clear();
+      target = false;
+    } else if (c == '\n') {
+      end_word();
+      target = true;  // the next line starts a rule
+    } else if (c == ' ' || c == '\t') {
+      end_word();
+    } else {
+      word += c;
+    }
+  }
+  end_word();
+  return out;
 }
 
 }  // namespace gpulab

@@ -25,4 +25,9 @@ struct IncludedHeader {
 // include guards may be useful for:" and its list) is left out.
 std::vector<IncludedHeader> parse_include_tree(const std::string& output);
 
+// The prerequisites of the make rules in `rule` (a compiler's -M output: "target: a.h b.h", a
+// backslash at a line's end continuing it, a rule per pass), each once, in order; a backslash
+// before a space makes it part of the name.
+std::vector<std::string> parse_make_prerequisites(const std::string& rule);
+
 }  // namespace gpulab

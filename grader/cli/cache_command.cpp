@@ -18,6 +18,7 @@ namespace {
 
 constexpr const char* kDatasets = "datasets";
 constexpr const char* kBench = "bench";
+constexpr const char* kBuilds = "builds";
 
 // A dataset entry's name: the SHA-256 of its identity, in hex (dataset_store.h).
 bool is_entry_key(const std::string& name) {
@@ -47,7 +48,7 @@ CacheListing::Lab& lab_of(std::map<std::string, CacheListing::Lab>& labs, const 
 }  // namespace
 
 const std::vector<std::string>& cache_top_names() {
-  static const std::vector<std::string> names = {kDatasets, kBench};
+  static const std::vector<std::string> names = {kDatasets, kBench, kBuilds};
   return names;
 }
 
@@ -63,7 +64,7 @@ std::string not_a_cache(const fs::path& dir) {
     const bool known = std::find(names.begin(), names.end(), name) != names.end();
     if (!known || !it->is_directory(type_ec) || it->is_symlink(type_ec))
       return dir.string() + " holds \"" + name +
-             "\", which gpulab's dataset cache never does (it holds only datasets/ and bench/): "
+             "\", which gpulab's cache never does (it holds only datasets/, bench/ and builds/): "
              "is GPULAB_CACHE_DIR right?";
   }
   if (ec) return "cannot read " + dir.string() + ": " + ec.message();
@@ -88,6 +89,13 @@ CacheListing list_cache(const fs::path& dir) {
   }
   for (const auto& lab_dir : subfolders(dir / kBench))
     lab_of(labs, lab_dir.filename().string()).bytes += tree_bytes(lab_dir);
+  for (const auto& lab_dir : subfolders(dir / kBuilds)) {
+    CacheListing::Lab& lab = lab_of(labs, lab_dir.filename().string());
+    lab.builds_bytes = tree_bytes(lab_dir);
+    lab.bytes += lab.builds_bytes;
+    for (const auto& entry : subfolders(lab_dir))
+      lab.builds += is_entry_key(entry.filename().string());
+  }
   for (auto& [id, lab] : labs) {
     l.bytes += lab.bytes;
     l.labs.push_back(std::move(lab));
@@ -98,7 +106,8 @@ CacheListing list_cache(const fs::path& dir) {
 void print_cache(const CacheListing& l, std::ostream& out) {
   out << "dataset cache: " << l.dir.string() << " (GPULAB_CACHE_DIR moves it)\n";
   if (l.labs.empty()) {
-    out << "empty: gpulab run, grade and bench make the datasets they need here\n";
+    out << "empty: gpulab run, grade and bench make the datasets they need here, and keep "
+           "the runners they build\n";
     return;
   }
   out << "total " << human_bytes(l.bytes) << "\n";
@@ -114,6 +123,9 @@ void print_cache(const CacheListing& l, std::ostream& out) {
       if (d.entries > 1) out << " (" << d.entries << " entries)";
       out << "\n";
     }
+    if (lab.builds)
+      out << "  " << lab.builds << " runner build" << (lab.builds == 1 ? "" : "s")
+          << " kept by content (build_cache.h): " << human_bytes(lab.builds_bytes) << "\n";
   }
   out << "clear it with: gpulab cache --clear [--lab LAB] (while no grading runs)\n";
 }
@@ -123,7 +135,8 @@ uint64_t clear_cache(const fs::path& dir, const std::string& lab) {
     throw std::runtime_error("not clearing " + dir.string() + ": " + why);
   if (!lab.empty() && (lab == "." || lab == ".." || lab.find('/') != std::string::npos))
     throw std::runtime_error("\"" + lab + "\" is not a lab id");
-  if (!lab.empty() && !fs::exists(dir / kDatasets / lab) && !fs::exists(dir / kBench / lab)) {
+  if (!lab.empty() && !fs::exists(dir / kDatasets / lab) && !fs::exists(dir / kBench / lab) &&
+      !fs::exists(dir / kBuilds / lab)) {
     std::vector<std::string> cached;
     for (const auto& l : list_cache(dir).labs) cached.push_back(l.id);
     if (cached.empty()) throw std::runtime_error("the dataset cache " + dir.string() + " is empty");

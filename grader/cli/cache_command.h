@@ -1,7 +1,7 @@
 // gpulab cache: what the dataset cache (Paths::cache_dir(): build/cache, or GPULAB_CACHE_DIR)
 // holds, per lab and dataset with sizes, and clearing it, whole or one lab's. Clearing removes
-// only what gpulab puts there (datasets/, bench/), and refuses a folder holding anything else:
-// GPULAB_CACHE_DIR pointed at a home folder by mistake must not be emptied.
+// only what gpulab puts there (datasets/, bench/, builds/), and refuses a folder holding anything
+// else: GPULAB_CACHE_DIR pointed at a home folder by mistake must not be emptied.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,8 @@
 namespace gpulab {
 
 // What the cache holds: datasets/<lab>/<group>/<dataset>/ (entries, one per identity: a
-// generator version, a secret) and bench/<lab>/ (gpulab bench's outputs).
+// generator version, a secret), bench/<lab>/ (gpulab bench's outputs) and builds/<lab>/ (the
+// student runners kept by content, build_cache.h).
 struct CacheListing {
   struct Dataset {
     std::string group, name;
@@ -22,8 +23,10 @@ struct CacheListing {
   };
   struct Lab {
     std::string id;
-    uint64_t bytes = 0;  // its datasets and bench outputs
+    uint64_t bytes = 0;  // its datasets, bench outputs and kept builds
     std::vector<Dataset> datasets;
+    int builds = 0;  // runners kept by content (build_cache.h)
+    uint64_t builds_bytes = 0;
   };
   std::filesystem::path dir;
   uint64_t bytes = 0;

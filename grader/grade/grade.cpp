@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "build/build_cache.h"
 #include "core/grade_phases.h"
 #include "core/report_builder.h"
 #include "files/file_lock.h"
@@ -179,8 +180,9 @@ class Grading {
   bool build_and_prepare(Report& report, ReportBuilder& out, const std::filesystem::path& src,
                          FileLock& gpu_lock) {
     c_.steps.note("building " + c_.o.submission.string());
-    c_.student =
-        build_runner(c_.lab, c_.paths, src, c_.work / "student-build", c_.o.backend, c_.sandbox);
+    c_.student = build_runner_kept(c_.lab, c_.paths, src, c_.work / "student-build", c_.o.backend,
+                                   c_.sandbox);
+    if (c_.student.kept) c_.steps.note("the same files' runner, kept from an earlier build");
     if (!c_.student.ok) {
       report.outcome = SubmissionOutcome::kNotBuilt;
       // The compiler's words name the work folder's copy: the student's own files instead.

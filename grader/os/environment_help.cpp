@@ -21,8 +21,8 @@ std::vector<Variable> variables() {
       {"GPULAB_SOURCE_DIR",
        "gpulab's own tree: labs, reference, datasets (now " + p.source.string() + ")"},
       {"GPULAB_BUILD_DIR", "the build the runners link against (now " + p.build.string() + ")"},
-      {"GPULAB_CACHE_DIR",
-       "generated datasets, kept between runs (now " + p.cache.string() + "; see gpulab cache)"},
+      {"GPULAB_CACHE_DIR", "generated datasets and the runners built, kept between runs (now " +
+                               p.cache.string() + "; see gpulab cache)"},
       {"GPULAB_NVCC", "the CUDA compiler (now " + p.nvcc.string() + ")"},
       {"GPULAB_HIDDEN_SEED",
        "the hidden datasets' secret where neither --hidden-seed nor --hidden-seed-file is "

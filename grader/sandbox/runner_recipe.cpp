@@ -99,6 +99,13 @@ std::vector<std::string> include_tree_command(const RunnerRecipe& r, RecipeUse u
   return cmd;
 }
 
+std::vector<std::string> dependency_command(const RunnerRecipe& r, const fs::path& src,
+                                            const fs::path& rule) {
+  std::vector<std::string> cmd = compile_command(r, RecipeUse::student, src, rule);
+  std::replace(cmd.begin(), cmd.end(), std::string("-c"), std::string("-M"));
+  return cmd;
+}
+
 std::vector<std::string> link_command(const RunnerRecipe& r, const std::vector<fs::path>& objects,
                                       const fs::path& runner) {
   std::vector<std::string> cmd = {r.compiler.string()};

@@ -80,6 +80,11 @@ std::vector<std::string> compile_command(const RunnerRecipe& r, RecipeUse use,
 // (-w), so that nothing else it prints starts with a dot. Its output file is /dev/null.
 std::vector<std::string> include_tree_command(const RunnerRecipe& r, RecipeUse use,
                                               const std::filesystem::path& src);
+// The command that writes, to `rule`, the make rule of every file a student's compile of `src`
+// reads (the compiler's -M): its headers, those the compiler includes of its own accord too
+// (gpulab-sim-cc's sim header, which -H does not list), as each pass preprocesses them.
+std::vector<std::string> dependency_command(const RunnerRecipe& r, const std::filesystem::path& src,
+                                            const std::filesystem::path& rule);
 std::vector<std::string> link_command(const RunnerRecipe& r,
                                       const std::vector<std::filesystem::path>& objects,
                                       const std::filesystem::path& runner);

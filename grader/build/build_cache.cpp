@@ -77,8 +77,8 @@ struct Folders {
 
 // The key's text: everything but the headers. nullopt where a file it covers cannot be read
 // (the build then says what is missing).
-std::optional<std::string> key_of(const RunnerRecipe& recipe, const LabConfig& lab,
-                                  const fs::path& src_dir) {
+std::optional<std::string> build_key(const RunnerRecipe& recipe, const LabConfig& lab,
+                                     const fs::path& src_dir) {
   json k = {{"format", kFormat}, {"lab", lab.id}, {"backend", backend_name(recipe.backend)}};
   const std::optional<std::string> lab_json = file_sha256(lab.dir / "lab.json");
   if (!lab_json) return std::nullopt;
@@ -173,8 +173,8 @@ void prune(const fs::path& lab_dir) {
 
 // Keeps `b` (built in `work_dir` from `src_dir`) as `dir`. What cannot be kept is not: the
 // grading goes on with the build it has.
-void keep(const BuildResult& b, const std::vector<std::string>& headers, const Folders& folders,
-          const fs::path& dir, const fs::path& work_dir) {
+void keep_build(const BuildResult& b, const std::vector<std::string>& headers,
+                const Folders& folders, const fs::path& dir, const fs::path& work_dir) {
   json listed = json::array();
   for (const std::string& h : headers) {
     const std::optional<std::string> sha = file_sha256(header_path(h, work_dir));
@@ -208,7 +208,7 @@ BuildResult build_runner_kept(const LabConfig& lab, const Paths& paths, const fs
   const RunnerRecipe recipe = load_recipe(paths, lab, backend);
   const Folders folders{fs::absolute(src_dir).lexically_normal().string(),
                         fs::absolute(work_dir).lexically_normal().string()};
-  const std::optional<std::string> key = key_of(recipe, lab, src_dir);
+  const std::optional<std::string> key = build_key(recipe, lab, src_dir);
   const fs::path dir = paths.cache_dir() / "builds" / lab.id / key.value_or("");
   if (key) {
     const ScopedPhase phase(GradePhase::kBuild);
@@ -225,7 +225,7 @@ BuildResult build_runner_kept(const LabConfig& lab, const Paths& paths, const fs
   try {
     if (const auto headers =
             headers_read(recipe, lab, paths, src_dir, work_dir, sandbox, timeout_s))
-      keep(b, *headers, folders, dir, work_dir);
+      keep_build(b, *headers, folders, dir, work_dir);
   } catch (const std::exception&) {
     // Not kept (a full disk, a cache folder not writable): the next grading builds again.
   }

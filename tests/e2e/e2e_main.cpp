@@ -1,8 +1,10 @@
 // The end-to-end tests' main: a GPU suite on a machine without a usable GPU exits 77, which
 // ctest reports as skipped (never as passed); after the tests, every report they read is
-// checked against its format's schema, and a violation fails the process.
+// checked against its format's schema, and a violation fails the process; when all passed, the
+// tests' scratch folders are removed.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -50,5 +52,14 @@ int main(int argc, char** argv) {
   doctest::Context context(argc, argv);
   const int result = context.run();
   if (context.shouldExit()) return result;
-  return std::max(result, check_reports_read());
+  const int status = std::max(result, check_reports_read());
+  // Each run's scratch folders go with it when all passed (a suite's are hundreds of MB);
+  // a failure keeps them for a look.
+  if (status == 0)
+    e2e::remove_scratch();
+  else
+    std::printf("scratch folders kept: %s/gpulab-e2e-*-%d\n",
+                std::filesystem::temp_directory_path().string().c_str(),
+                static_cast<int>(getpid()));
+  return status;
 }

@@ -15,6 +15,8 @@
 #include <iterator>
 #include <thread>
 
+#include "files/remove_tree.h"
+
 namespace e2e {
 
 fs::path scratch(const std::string& name) {
@@ -23,6 +25,22 @@ fs::path scratch(const std::string& name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
+}
+
+int remove_scratch() {
+  const std::string suffix = "-" + std::to_string(getpid());
+  int removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::temp_directory_path(), ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("gpulab-e2e-", 0) != 0 || name.size() <= suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    // The grader's sandboxed users may own what a run left there: gpulab's own removal.
+    if (gpulab::remove_tree(it->path()).empty()) ++removed;
+  }
+  return removed;
 }
 
 gpulab::ProcessResult run_command(std::vector<std::string> argv, const fs::path& cwd,

@@ -21,8 +21,12 @@ struct Graded {
   gpulab::ProcessResult process;
 };
 
-// A fresh directory per name and process: ctest runs the suites in parallel.
+// A fresh directory per name and process: ctest runs the suites in parallel. They are removed
+// when the process's tests pass (remove_scratch), and kept, for a look, when one fails.
 fs::path scratch(const std::string& name);
+
+// Removes every scratch directory of this process; returns how many.
+int remove_scratch();
 
 // Runs `argv` in `cwd`, `env` (NAME=VALUE entries) added to the environment, its output (up to
 // 1 MiB) kept.

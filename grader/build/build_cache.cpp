@@ -30,11 +30,23 @@ constexpr int kFormat = 1;
 constexpr const char* kSrcMark = "<submission>";
 constexpr const char* kWorkMark = "<build>";
 
+// The most a file a key or an entry covers may hold: far above any header or student file (CUB's
+// largest header is about 100 kB), far below what would hold a grading up.
+constexpr std::uintmax_t kHashedFileLimit = std::uintmax_t{64} << 20;
+
+// A regular file's bytes (a link to one is followed). The compiler's list names what the
+// student's code made it read, as the sandbox showed it: anything else there (a FIFO, a device,
+// /proc) is not read here, and the build is not kept.
 std::optional<std::string> file_bytes(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size > kHashedFileLimit) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return std::nullopt;
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size) return std::nullopt;
   return bytes;
 }
 

@@ -1,8 +1,9 @@
 // End-to-end: a student's runner kept by content (grader/build/build_cache.h). The same files
 // graded again are not compiled again, and get the same verdict; a changed file, or a header
 // whose content is no longer what the kept build read, is built afresh (the entry replaced); a
-// build that failed is not kept; `gpulab cache` lists the kept builds and clears them with the
-// lab's datasets. A dataset and build cache of the test's own (GPULAB_CACHE_DIR).
+// build that failed, or that read a device, is not kept; `gpulab cache` lists the kept builds
+// and clears them with the lab's datasets. A dataset and build cache of the test's own
+// (GPULAB_CACHE_DIR).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -86,6 +87,20 @@ TEST_SUITE("sim") {
     INFO(edited.output);
     CHECK(edited.exit_code == 0);
     CHECK_FALSE(said(edited, kKeptNote));
+    CHECK(entries(cache).size() == 2);
+
+    // A build that read something other than a regular file (a device here; a FIFO or /proc
+    // alike) is not kept: the grader does not read such a thing to vouch for it.
+    {
+      const std::string text = read_text(sub / "scan.cu");
+      std::ofstream(sub / "scan.cu") << "#include \"/dev/null\"\n" << text;
+    }
+    for (int i = 0; i < 2; ++i) {
+      const gpulab::ProcessResult device = run();
+      INFO(device.output);
+      CHECK(device.exit_code == 0);
+      CHECK_FALSE(said(device, kKeptNote));
+    }
     CHECK(entries(cache).size() == 2);
 
     // A build that fails is not kept: its message comes from the compiler each time.

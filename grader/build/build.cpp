@@ -313,8 +313,12 @@ std::optional<std::vector<std::string>> headers_read(const RunnerRecipe& recipe,
   for (const auto& file : lab.student_files) {
     const std::filesystem::path src = src_dir / file;
     const ProcessResult r = run(dependency_command(recipe, src, rule), kIncludeListingLimit);
+    // Read on a budget, as everything a sandboxed process leaves: a plain file, not too big.
+    std::error_code ec;
+    if (!r.ok() || !std::filesystem::is_regular_file(std::filesystem::symlink_status(rule, ec)) ||
+        std::filesystem::file_size(rule, ec) > kIncludeListingLimit || ec)
+      return std::nullopt;
     std::ifstream in(rule, std::ios::binary);
-    if (!r.ok() || !in) return std::nullopt;
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (text.size() > kIncludeListingLimit) return std::nullopt;
     for (const std::string& h : parse_make_prerequisites(text))

@@ -69,7 +69,7 @@ json stamp(const fs::path& path) {
           {"mtime", static_cast<long long>(when.time_since_epoch().count())}};
 }
 
-// `text` with the folder `from` written as `mark` where it starts a path (and back, swapped).
+// `text` with every `from` (a folder's path, or its stand-in) written as `to`.
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   if (from.empty()) return text;
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -130,9 +130,12 @@ std::optional<BuildResult> kept_build(const fs::path& dir, const Folders& folder
   if (!text) return std::nullopt;
   const json entry = json::parse(*text, nullptr, false);
   if (!entry.is_object() || entry.value("format", 0) != kFormat) return std::nullopt;
-  const json& headers = entry["headers"];
-  if (!headers.is_array()) return std::nullopt;
-  for (const json& h : headers) {
+  const auto headers = entry.find("headers");
+  const auto commands = entry.find("commands");
+  if (headers == entry.end() || !headers->is_array() || commands == entry.end() ||
+      !commands->is_array())
+    return std::nullopt;
+  for (const json& h : *headers) {
     if (!h.is_array() || h.size() != 2 || !h[0].is_string() || !h[1].is_string())
       return std::nullopt;
     const std::optional<std::string> now =
@@ -140,9 +143,7 @@ std::optional<BuildResult> kept_build(const fs::path& dir, const Folders& folder
     if (!now || *now != h[1].get<std::string>()) return std::nullopt;
   }
   BuildResult b;
-  const json& commands = entry["commands"];
-  if (!commands.is_array()) return std::nullopt;
-  for (const json& c : commands) {
+  for (const json& c : *commands) {
     if (!c.is_array()) return std::nullopt;
     std::vector<std::string> cmd;
     for (const json& arg : c) {

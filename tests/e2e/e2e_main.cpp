@@ -1,6 +1,6 @@
 // The end-to-end tests' main: a GPU suite on a machine without a usable GPU exits 77, which
-// ctest reports as skipped (never as passed); after the tests, every report they read is
-// checked against its format's schema, and a violation fails the process; when all passed, the
+// ctest reports as skipped (never as passed: gpu_suite.h); after the tests, every report they read
+// is checked against its format's schema, and a violation fails the process; when all passed, the
 // tests' scratch folders are removed.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "device.h"
 #include "e2e_util.h"
+#include "gpu_suite.h"
 
 namespace {
 
@@ -39,16 +39,7 @@ int check_reports_read() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a.rfind("--test-suite=gpu", 0) == 0) {
-      const gpulab::DeviceInfo dev = gpulab::device_preflight();
-      if (!dev.usable) {
-        std::printf("skipped: %s\n", dev.problem.c_str());
-        return 77;
-      }
-    }
-  }
+  if (const int skipped = test::skip_gpu_suite_without_gpu(argc, argv)) return skipped;
   doctest::Context context(argc, argv);
   const int result = context.run();
   if (context.shouldExit()) return result;

@@ -16,6 +16,7 @@
 #include "build/startup_policy.h"
 #include "build/symbol_policy.h"
 #include "core/grade_phases.h"
+#include "files/regular_file.h"
 #include "files/remove_tree.h"
 #include "os/process.h"
 #include "text/safe_text.h"
@@ -313,15 +314,14 @@ std::optional<std::vector<std::string>> headers_read(const RunnerRecipe& recipe,
   for (const auto& file : lab.student_files) {
     const std::filesystem::path src = src_dir / file;
     const ProcessResult r = run(dependency_command(recipe, src, rule), kIncludeListingLimit);
-    // Read on a budget, as everything a sandboxed process leaves: a plain file, not too big.
+    // Read on a budget, as everything a sandboxed process leaves: a plain file, not a link to
+    // one, not too big.
     std::error_code ec;
-    if (!r.ok() || !std::filesystem::is_regular_file(std::filesystem::symlink_status(rule, ec)) ||
-        std::filesystem::file_size(rule, ec) > kIncludeListingLimit || ec)
+    if (!r.ok() || std::filesystem::is_symlink(std::filesystem::symlink_status(rule, ec)))
       return std::nullopt;
-    std::ifstream in(rule, std::ios::binary);
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (text.size() > kIncludeListingLimit) return std::nullopt;
-    for (const std::string& h : parse_make_prerequisites(text))
+    const std::optional<std::string> text = read_regular_file(rule, kIncludeListingLimit);
+    if (!text) return std::nullopt;
+    for (const std::string& h : parse_make_prerequisites(*text))
       if (std::filesystem::path(h) != src) headers.insert(h);
   }
   std::filesystem::remove(rule);

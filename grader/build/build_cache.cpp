@@ -13,6 +13,7 @@
 
 #include "core/grade_phases.h"
 #include "files/file_lock.h"
+#include "files/regular_file.h"
 #include "files/remove_tree.h"
 #include "files/secret.h"
 #include "files/temporaries.h"
@@ -31,27 +32,13 @@ constexpr const char* kSrcMark = "<submission>";
 constexpr const char* kWorkMark = "<build>";
 
 // The most a file a key or an entry covers may hold: far above any header or student file (CUB's
-// largest header is about 100 kB), far below what would hold a grading up.
+// largest header is about 100 kB), far below what would hold a grading up. The compiler's list
+// names what the student's code made it read, as the sandbox showed it: anything but a regular
+// file there (a FIFO, a device, /proc) is not read here, and the build is not kept.
 constexpr std::uintmax_t kHashedFileLimit = std::uintmax_t{64} << 20;
 
-// A regular file's bytes (a link to one is followed). The compiler's list names what the
-// student's code made it read, as the sandbox showed it: anything else there (a FIFO, a device,
-// /proc) is not read here, and the build is not kept.
-std::optional<std::string> file_bytes(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec || size > kHashedFileLimit) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes(static_cast<size_t>(size), '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in.gcount()) != size) return std::nullopt;
-  return bytes;
-}
-
 std::optional<std::string> file_sha256(const fs::path& path) {
-  const std::optional<std::string> bytes = file_bytes(path);
+  const std::optional<std::string> bytes = read_regular_file(path, kHashedFileLimit);
   if (!bytes) return std::nullopt;
   return to_hex(sha256(*bytes));
 }
@@ -126,7 +113,7 @@ fs::path header_path(const std::string& header, const fs::path& work_dir) {
 // no longer valid (a header changed).
 std::optional<BuildResult> kept_build(const fs::path& dir, const Folders& folders,
                                       const fs::path& work_dir) {
-  const std::optional<std::string> text = file_bytes(dir / "entry.json");
+  const std::optional<std::string> text = read_regular_file(dir / "entry.json", kHashedFileLimit);
   if (!text) return std::nullopt;
   const json entry = json::parse(*text, nullptr, false);
   if (!entry.is_object() || entry.value("format", 0) != kFormat) return std::nullopt;

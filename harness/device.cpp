@@ -51,6 +51,8 @@ nlohmann::json DeviceInfo::to_json() const {
   j["compute_capability"] = std::to_string(cc_major) + "." + std::to_string(cc_minor);
   j["driver"] = version_string(driver_version);
   j["sm_count"] = sm_count;
+  j["clock_khz"] = clock_khz;
+  j["memory_clock_khz"] = memory_clock_khz;
   j["l2_bytes"] = l2_bytes;
   j["memory_bytes"] = global_mem_bytes;
   return j;
@@ -95,6 +97,13 @@ DeviceInfo device_preflight(int index) {
   d.l2_bytes = static_cast<size_t>(p.l2CacheSize);
   d.persisting_l2_max_bytes = static_cast<size_t>(p.persistingL2CacheMaxSize);
   d.global_mem_bytes = p.totalGlobalMem;
+  // Not in cudaDeviceProp since CUDA 13: attributes. 0 where a runtime does not say.
+  if (cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, index) != cudaSuccess ||
+      cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, index) !=
+          cudaSuccess) {
+    d.clock_khz = d.memory_clock_khz = 0;
+    cudaGetLastError();
+  }
   return d;
 }
 

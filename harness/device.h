@@ -20,6 +20,8 @@ struct DeviceInfo {
   // supports, and two releases supporting the same one can time differently. Empty if unknown.
   std::string driver_release;
   int sm_count = 0;
+  // Peak clocks (kHz): a card of the same name and driver may be another SKU's clocks.
+  int clock_khz = 0, memory_clock_khz = 0;
   size_t l2_bytes = 0;
   size_t persisting_l2_max_bytes = 0;
   size_t global_mem_bytes = 0;

@@ -3,7 +3,7 @@
 # (gpu-labelled tests included), bench every lab, and grade the reference several times to
 # show that performance ratios are stable. Logs go to $OUT (or ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|moves|tools|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
+#   bash scripts/gpu-check.sh [build|test|bench|grader|grader-before|moves|tools|drift|stability|attacks|calibrate|calibrate-scan|cpu-noise|demo|labs]...
 #   (default: build test bench stability calibrate)
 #
 # GPULAB_PREFIX adds a CMake prefix path, for a machine without libcli11-dev installed;
@@ -116,6 +116,43 @@ t["rounds"] = t["min_rounds"] = n; json.dump(j, open(p, "w"), indent=2)' "$lab_j
         done
       done
       grep -h "under compute-sanitizer" "$out/tools-with-1.log" | head -3
+      ;;
+    drift)
+      # The reference's time kept per GPU (docs/GRADING.md, "The reference's time, kept per
+      # GPU"): LAB's reference (default scan) graded with timing on PART (default
+      # inclusive-float) in a dataset cache of its own: nothing kept, then kept and checked,
+      # then with another process loading the GPU (tests/bench/gpu_load.cu), which the check
+      # must see, then after the load. Each line: how the reference's time was had, the kept
+      # and checked times, the drift, the ratio and the grading's seconds.
+      lab=${LAB:-scan}
+      part=${PART:-inclusive-float}
+      "${CUDACXX:-/usr/local/cuda/bin/nvcc}" -O2 -o /tmp/gpu_load tests/bench/gpu_load.cu || exit 1
+      cache=$(mktemp -d)
+      drift_grade() {  # $1: the report's name
+        start=$(date +%s%N)
+        GPULAB_CACHE_DIR=$cache $gpulab grade "$lab" --submission "reference/$lab" --part "$part" \
+          --hidden-seed 11 --out "$out/drift-$1.json" >"$out/drift-$1.log" 2>&1
+        ms=$((($(date +%s%N) - start) / 1000000))
+        python3 - "$out/drift-$1.json" "$1" "$ms" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = next(t for t in r["tests"] if "performance" in t["name"])
+x = t["extra_data"]; h = x.get("reference_timing", {})
+print("%-8s how %-9s kept %s check %s drift %s ratio %.3f student %.4g ms reference %.4g ms  %.1f s" % (
+    sys.argv[2], h.get("how"), h.get("kept_ms", "-"), h.get("check_ms", "-"),
+    "%+.2f%%" % (100 * h["drift"]) if "drift" in h else "-", x["ratio"], x["student_ms"],
+    x["reference_ms"], int(sys.argv[3]) / 1000))
+PY
+      }
+      drift_grade first
+      drift_grade kept
+      /tmp/gpu_load 600 >"$out/gpu-load.log" 2>&1 &
+      load=$!
+      sleep 3
+      drift_grade loaded
+      kill $load; wait $load 2>/dev/null
+      drift_grade after
+      rm -rf "$cache"
       ;;
     stability)
       for i in 1 2 3 4 5; do

@@ -204,6 +204,8 @@ void print(const LabConfig& lab, const std::vector<Timing>& timings, bool refere
       notes += where + m.failed + "\n";
       continue;
     }
+    if (const std::string kept = m.reference_timing.words(); !kept.empty())
+      notes += where + kept + "\n";
     // The grader rejects a time below what the hardware can do (scoring.h, floor).
     const TimingSettings& timing = lab.timing_for(*t.part);
     const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack,

@@ -1,12 +1,16 @@
 #include "grade/timed_tests.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "core/grade_phases.h"
 #include "core/scoring.h"
 #include "data/check.h"
+#include "data/kept_reference_timing.h"
 #include "files/secret.h"
+#include "grade/timing_machine.h"
 #include "run/outside_clock.h"
 #include "runner_flags.h"
 #include "stats.h"
@@ -315,6 +319,11 @@ std::string TimedTests::time_scalability(const PartSpec& part, Test& t) {
 // drops the round it split.
 // (On the H100 host, 20 runs of the same CPU code spread 20% while adjacent pairs agreed:
 // docs/PERF.md.)
+// Where the reference's rounds on this GPU are kept (kept_reference_timing.h), the reference is
+// timed in the first round only, as a check: within the drift the settings allow of the kept
+// rounds' median, every round's ratio is taken to that median; further off (the GPU slower or
+// faster than when they were kept: another process on it, lower clocks), the test falls back
+// to timing it in every round and keeps the new rounds.
 TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDirs& d,
                                            bool with_reference, std::vector<double>* baseline,
                                            DatasetRow& row) {
@@ -322,16 +331,36 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
   const TimingSettings& timing = c_.lab.timing_for(part);
   const int rounds = timing.rounds;
   Rounds m;
+  const nlohmann::json key = with_reference && timing.kept_reference_drift > 0
+                                 ? kept_timing_key(part, d, timing)
+                                 : nlohmann::json();
+  const std::optional<KeptReferenceTiming> kept =
+      key.is_null() ? std::nullopt : kept_reference_timing(d, key);
+  ReferenceTiming& how = m.reference_timing;
+  how.gpu = part.gpu;
+  if (!key.is_null()) how.how = kept ? "kept" : "first";
+  how.allowed = timing.kept_reference_drift;
+  if (kept) {
+    how.kept_ms = median(kept->round_ms);
+    how.kept_rounds = static_cast<int>(kept->round_ms.size());
+    how.measured = kept->measured;
+  }
+  std::vector<double> timed_reference;  // the reference's rounds as timed here
   for (int r = 0; !timing.rounds_done(r, scored_per_round(m, baseline)); ++r) {
     // The round's two runs of the same samples, adjacent in time: the reference's tells the
-    // harness's own share of the outside clock's window on each (outside_clock.h).
+    // harness's own share of the outside clock's window on each (outside_clock.h); in a round
+    // that uses the kept rounds, the check run's does.
+    const bool use_kept = how.how == "kept";
     std::vector<SampleClock> student, reference;
-    for (const Timed who : round_order(r, with_reference, baseline != nullptr)) {
+    if (use_kept && r > 0) reference = reference_samples_[dataset_key(d)];
+    for (const Timed who : round_order(r, with_reference && (!use_kept || r == 0),
+                                       baseline != nullptr)) {
       const char* whose = who == Timed::student     ? "your "
                           : who == Timed::reference ? "reference "
                                                     : "the baseline for ";
       c_.steps.note("timing " + std::string(whose) + part.name + " on " + d.name + " (round " +
-                    std::to_string(r + 1) + ", at most " + std::to_string(rounds) + ")");
+                    std::to_string(r + 1) + ", at most " + std::to_string(rounds) + ")" +
+                    (who == Timed::reference && use_kept ? ", a check of its kept time" : ""));
       if (who == Timed::baseline) {
         baseline->push_back(timed_baseline_run(part, d, timing));
         continue;
@@ -339,8 +368,13 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
       if (who == Timed::reference) {
         const RunOutcome o = timed_reference_run(part, d, timing);
         reference = o.samples;
-        m.reference.push_back(median(inside_ms(o.samples)));
+        timed_reference.push_back(median(inside_ms(o.samples)));
         m.reference_work = o.result.value("work", 0.0);
+        if (use_kept) {
+          how.check_ms = timed_reference.back();
+          how.drift = how.check_ms / how.kept_ms - 1;
+          if (!(std::abs(how.drift) <= how.allowed)) how.how = "refreshed";
+        }
         continue;
       }
       RunOutcome o;
@@ -348,9 +382,69 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
       student = o.samples;
       m.work = o.result.value("work", 0.0);
     }
+    if (with_reference)
+      m.reference.push_back(how.how == "kept" ? how.kept_ms : timed_reference.back());
     m.student.push_back(m.counted(part, student, reference));
   }
+  if (how.how == "first" || how.how == "refreshed") {
+    try {
+      keep_reference_timing(d, key, {timed_reference, m.reference_work, ""});
+    } catch (const std::exception& e) {  // the grade stands; the next one times it again
+      c_.log << "  The reference's timed rounds on " << d.name << " were not kept: " << e.what()
+             << "\n";
+    }
+  }
   return m;
+}
+
+nlohmann::json TimedTests::kept_timing_key(const PartSpec& part, const DatasetDirs& d,
+                                           const TimingSettings& timing) {
+  const nlohmann::json machine = timing_machine(c_.device, part.gpu);
+  runners_.reference();  // built, where it is built here, for its content
+  const std::optional<std::string> build = runners_.reference_build();
+  if (machine.is_null() || !build) return nullptr;
+  // The samples' cache entries name their content: the generator, its parameters and each
+  // sample's seed, which the instructor's secret draws.
+  nlohmann::json samples = nlohmann::json::array();
+  for (const DatasetDirs& sample : timing_samples(d, timing))
+    samples.push_back(sample.input.parent_path().filename().string());
+  return {{"machine", machine},
+          {"reference", *build},
+          {"part", part.name},
+          {"dataset", dataset_key(d)},
+          {"samples", samples},
+          {"policy", timing.graded_policy()}};
+}
+
+std::string TimedTests::ReferenceTiming::words() const {
+  const std::string here = gpu ? "this GPU" : "this machine";
+  if (how == "kept")
+    return "The reference's time is the one kept for " + here +
+           fmt(", %.4g ms (the median of %.0f rounds timed ", kept_ms, kept_rounds) +
+           measured +
+           fmt("); a run of the reference beside your first round took %.4g ms, %+.1f%% of it, ",
+               check_ms, 100 * drift) +
+           fmt("within the %.3g%% allowed. ", 100 * allowed);
+  if (how == "refreshed")
+    return "The reference's time kept for " + here +
+           fmt(", %.4g ms, was not used: a run of it now took %.4g ms, ", kept_ms, check_ms) +
+           fmt("%+.1f%% off where at most %.3g%% is allowed", 100 * drift, 100 * allowed) + " (" +
+           here +
+           " is not as it was), so the reference was timed in every round instead, and that time "
+           "is kept now. ";
+  return "";
+}
+
+nlohmann::json TimedTests::ReferenceTiming::to_json() const {
+  nlohmann::json j = {{"how", how}};
+  if (how == "kept" || how == "refreshed")
+    j.update({{"kept_ms", kept_ms},
+              {"kept_rounds", kept_rounds},
+              {"measured", measured},
+              {"check_ms", check_ms},
+              {"drift", drift},
+              {"allowed_drift", allowed}});
+  return j;
 }
 
 // One timed run of the reference on `d`'s samples: trusted, so its outputs are not checked, nor
@@ -425,14 +519,20 @@ std::string TimedTests::time_part(const PartSpec& part, const GroupSpec& g, cons
              {"work", work},
              {kStudentSamplesKey, student},
              {"reference_samples_ms", reference},
+             {"reference_timing", m.reference_timing.to_json()},
              {"outside_clock", outside_clock_record(m)}};
   // The leaderboard ranks GPU kernels timed on a GPU; a CPU part's time says little of the work.
   if (part.gpu) out_.leaderboard({part.name + " time (ms)", s, "asc"});
+  const double n = static_cast<double>(student.size());
   std::string out =
       fmt("Your median time %.4g ms, the reference's %.4g ms. ", s, ref) +
-      fmt("Your time over the reference's, timed one after the other in %.0f rounds, is %.3f "
-          "(the median over rounds). ",
-          static_cast<double>(student.size()), ratio);
+      (m.reference_timing.how == "kept"
+           ? fmt("Your time over the reference's is %.3f (the median over your %.0f rounds). ",
+                 ratio, n)
+           : fmt("Your time over the reference's, timed one after the other in %.0f rounds, is "
+                 "%.3f (the median over rounds). ",
+                 n, ratio)) +
+      m.reference_timing.words();
   // The floor counts the work the reference's run reported: the student's runner reports it
   // from the student's process, and the two runs did the same dataset.
   if (const double least = floor_ms(timing.ceiling_per_s, timing.floor_slack,

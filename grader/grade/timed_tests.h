@@ -33,8 +33,29 @@ class TimedTests {
   // What the alternating rounds on one dataset measured: each round's median time in ms (the
   // student's as the outside clock allows it, outside_clock.h), the work each runner reported,
   // or why the student's code was not timed.
+  // How a performance test had the reference's time (TimingSettings::kept_reference_drift).
+  struct ReferenceTiming {
+    // "alternated": timed in every round (nothing kept here: a CPU part, or the drift 0);
+    // "first": none was kept for this GPU, so timed in every round and kept now;
+    // "kept": the kept rounds, checked by one run in the first round, within the drift;
+    // "refreshed": that run was further off, so timed in every round and kept anew.
+    std::string how = "alternated";
+    double kept_ms = 0;   // the kept rounds' median
+    double check_ms = 0;  // the check run's median, beside it
+    double drift = 0;     // check_ms / kept_ms - 1
+    double allowed = 0;   // the largest |drift| the kept rounds are used at
+    int kept_rounds = 0;
+    std::string measured;  // when the kept rounds were timed
+    bool gpu = true;       // kept for a GPU (a GPU part), else for a host
+    // For the student: how the kept time was used, or why not ("" when none was kept).
+    std::string words() const;
+    nlohmann::json to_json() const;
+  };
   struct Rounds {
-    std::vector<double> student, reference;  // reference: empty when it was not timed
+    // reference: empty when it was not timed; else one value per round, the kept rounds'
+    // median in every round where they were used.
+    std::vector<double> student, reference;
+    ReferenceTiming reference_timing;
     double work = 0, reference_work = 0;
     std::string failed;  // non-empty: a timed run failed or its outputs were wrong; why
     // The student's timed runs whose inside times the outside clock contradicted, of all timed,
@@ -72,6 +93,10 @@ class TimedTests {
   const std::vector<SampleClock>& reference_samples(const PartSpec& part, const DatasetDirs& d,
                                                     const TimingSettings& timing);
   RunOutcome timed_reference_run(const PartSpec& part, const DatasetDirs& d,
+                                 const TimingSettings& timing);
+  // What the reference's timed rounds on `d` are kept under on this machine
+  // (kept_reference_timing.h); null where nothing is kept (no machine to name).
+  nlohmann::json kept_timing_key(const PartSpec& part, const DatasetDirs& d,
                                  const TimingSettings& timing);
 
   const GradeContext& c_;

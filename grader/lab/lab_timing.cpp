@@ -19,6 +19,7 @@ nlohmann::json grader_keys(const TimingSettings& s) {
   j["min_rounds"] = s.min_rounds;
   j["rounds_agree"] = s.rounds_agree;
   j["floor_slack"] = s.floor_slack;
+  j["kept_reference_drift"] = s.kept_reference_drift;
   return j;
 }
 
@@ -49,6 +50,7 @@ void apply(const nlohmann::json& obj, TimingSettings& s) {
   s.min_rounds = j["min_rounds"].get<int>();
   s.rounds_agree = j["rounds_agree"].get<double>();
   s.floor_slack = j["floor_slack"].get<double>();
+  s.kept_reference_drift = j["kept_reference_drift"].get<double>();
 }
 
 void check_samples(const TimingSettings& s, const std::string& where, const LabJsonReader& r) {
@@ -83,6 +85,10 @@ LabTiming LabTiming::parse(const nlohmann::json& timing, const LabJsonReader& r)
   for (const char* kind : {"gpu", "cpu"}) {
     TimingSettings& s = std::string(kind) == "gpu" ? t.gpu : t.cpu;
     s = base;
+    // A CPU part times the reference in every round unless lab.json says otherwise
+    // (TimingSettings::kept_reference_drift).
+    if (std::string(kind) == "cpu" && !timing.contains("kept_reference_drift"))
+      s.kept_reference_drift = 0;
     if (timing.contains(kind)) apply(timing[kind], s);
     check_samples(s, timing.contains(kind) ? std::string("timing.") + kind : "timing", r);
     s.ceiling_per_s = ceiling.value(kind, s.ceiling_per_s);

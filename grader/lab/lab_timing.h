@@ -35,6 +35,13 @@ struct TimingSettings {
   // below work / (ceiling_per_s * floor_slack) is rejected as implausible.
   double ceiling_per_s = 0;
   double floor_slack = 1.5;
+  // The reference's rounds are timed once per GPU and kept (kept_reference_timing.h); a later
+  // performance test times the reference in one round only, and uses the kept times while that
+  // round's is within this fraction of theirs, else falls back to timing it in every round and
+  // keeps the new times. 0: the reference is timed in every round. CPU parts default to 0
+  // (LabTiming::parse): runs of the same CPU code vary by up to 20% from process to process on
+  // a busy host (docs/PERF.md), so only adjacent runs compare fairly there.
+  double kept_reference_drift = 0.03;
   // What the runner counts as work (prose, for readers of lab.json) and the unit messages
   // name.
   std::string work;

@@ -46,6 +46,9 @@ TEST_SUITE("cpu") {
     // The reference against itself: the ratio is about 1, whatever the machine's noise.
     CHECK(perf["extra_data"]["ratio"].get<double>() < 1.5);
     CHECK(perf["score"].get<double>() > 0);
+    // A CPU part times the reference in every round, keeping nothing, unless its lab.json says
+    // otherwise (tests/e2e/kept_reference_e2e.cpp).
+    CHECK(perf["extra_data"]["reference_timing"]["how"] == "alternated");
   }
 
   TEST_CASE("the stub builds, runs and scores zero, saying nothing was written") {

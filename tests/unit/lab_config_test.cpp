@@ -183,6 +183,24 @@ TEST_CASE("a timed test's rounds stop once what it scores agrees, between min_ro
   CHECK(lab.timing_for(*lab.part("gather")).min_rounds == gpulab::TimingSettings{}.min_rounds);
 }
 
+TEST_CASE("a GPU part keeps the reference's time and a CPU part alternates, unless lab.json says") {
+  const LabConfig lab = LabConfig::load(real_lab_json());
+  CHECK(lab.timing_for(*lab.part("gather")).kept_reference_drift == 0.03);
+  CHECK(lab.timing_for(*lab.part("cpu_fast")).kept_reference_drift == 0);
+  // Given lab-wide, it holds for both kinds; given for a kind, for that kind.
+  json j = real_lab();
+  j["timing"]["kept_reference_drift"] = 0.05;
+  const LabConfig both = LabConfig::parse(j.dump(), real_lab_json());
+  CHECK(both.timing_for(*both.part("gather")).kept_reference_drift == 0.05);
+  CHECK(both.timing_for(*both.part("cpu_fast")).kept_reference_drift == 0.05);
+  j["timing"].erase("kept_reference_drift");
+  j["timing"]["cpu"]["kept_reference_drift"] = 0.2;
+  j["timing"]["gpu"] = {{"kept_reference_drift", 0}};
+  const LabConfig kinds = LabConfig::parse(j.dump(), real_lab_json());
+  CHECK(kinds.timing_for(*kinds.part("gather")).kept_reference_drift == 0);
+  CHECK(kinds.timing_for(*kinds.part("cpu_fast")).kept_reference_drift == 0.2);
+}
+
 TEST_CASE("a lab.json without \"timing\" takes every default") {
   json j = real_lab();
   j.erase("timing");

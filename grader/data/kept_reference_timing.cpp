@@ -17,7 +17,7 @@ constexpr std::uintmax_t kMostBytes = 1 << 20;
 // No timed round of a reference takes a day.
 constexpr double kMostPlausibleMs = 24 * 3600 * 1e3;
 
-bool plausible(double ms) {
+bool plausible_ms(double ms) {
   return std::isfinite(ms) && ms > 0 && ms < kMostPlausibleMs;
 }
 
@@ -50,7 +50,7 @@ std::optional<KeptReferenceTiming> kept_reference_timing(const DatasetDirs& d,
     return std::nullopt;
   KeptReferenceTiming t;
   for (const auto& ms : *rounds) {
-    if (!ms.is_number() || !plausible(ms.get<double>())) return std::nullopt;
+    if (!ms.is_number() || !plausible_ms(ms.get<double>())) return std::nullopt;
     t.round_ms.push_back(ms.get<double>());
   }
   t.work = work->get<double>();
@@ -58,12 +58,11 @@ std::optional<KeptReferenceTiming> kept_reference_timing(const DatasetDirs& d,
   return t;
 }
 
-void keep_reference_timing(const DatasetDirs& d, const nlohmann::json& key,
-                           KeptReferenceTiming t) {
+void keep_reference_timing(const DatasetDirs& d, const nlohmann::json& key, KeptReferenceTiming t) {
   if (t.round_ms.empty())
     throw std::runtime_error("no timed round of the reference to keep on " + d.name);
   for (const double ms : t.round_ms)
-    if (!plausible(ms))
+    if (!plausible_ms(ms))
       throw std::runtime_error("the reference's time on " + d.name + " measured " +
                                std::to_string(ms) + " ms, which cannot be right");
   if (t.measured.empty()) t.measured = now_utc();

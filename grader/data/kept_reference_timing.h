@@ -28,7 +28,6 @@ std::optional<KeptReferenceTiming> kept_reference_timing(const DatasetDirs& d,
 
 // Keeps `t` under `key`, replacing what was kept there, written whole (atomic_file.h). Throws
 // std::runtime_error where the file cannot be written, or `t` holds no plausible time.
-void keep_reference_timing(const DatasetDirs& d, const nlohmann::json& key,
-                           KeptReferenceTiming t);
+void keep_reference_timing(const DatasetDirs& d, const nlohmann::json& key, KeptReferenceTiming t);
 
 }  // namespace gpulab

@@ -353,8 +353,8 @@ TimedTests::Rounds TimedTests::time_rounds(const PartSpec& part, const DatasetDi
     const bool use_kept = how.how == "kept";
     std::vector<SampleClock> student, reference;
     if (use_kept && r > 0) reference = reference_samples_[dataset_key(d)];
-    for (const Timed who : round_order(r, with_reference && (!use_kept || r == 0),
-                                       baseline != nullptr)) {
+    for (const Timed who :
+         round_order(r, with_reference && (!use_kept || r == 0), baseline != nullptr)) {
       const char* whose = who == Timed::student     ? "your "
                           : who == Timed::reference ? "reference "
                                                     : "the baseline for ";
@@ -408,20 +408,15 @@ nlohmann::json TimedTests::kept_timing_key(const PartSpec& part, const DatasetDi
   nlohmann::json samples = nlohmann::json::array();
   for (const DatasetDirs& sample : timing_samples(d, timing))
     samples.push_back(sample.input.parent_path().filename().string());
-  return {{"machine", machine},
-          {"reference", *build},
-          {"part", part.name},
-          {"dataset", dataset_key(d)},
-          {"samples", samples},
-          {"policy", timing.graded_policy()}};
+  return {{"machine", machine},        {"reference", *build}, {"part", part.name},
+          {"dataset", dataset_key(d)}, {"samples", samples},  {"policy", timing.graded_policy()}};
 }
 
 std::string TimedTests::ReferenceTiming::words() const {
   const std::string here = gpu ? "this GPU" : "this machine";
   if (how == "kept")
     return "The reference's time is the one kept for " + here +
-           fmt(", %.4g ms (the median of %.0f rounds timed ", kept_ms, kept_rounds) +
-           measured +
+           fmt(", %.4g ms (the median of %.0f rounds timed ", kept_ms, kept_rounds) + measured +
            fmt("); a run of the reference beside your first round took %.4g ms, %+.1f%% of it, ",
                check_ms, 100 * drift) +
            fmt("within the %.3g%% allowed. ", 100 * allowed);

@@ -44,8 +44,7 @@ struct KeptRun {
 // dataset cache `cache`.
 KeptRun grade_timed(const fs::path& src, const fs::path& cache, const std::string& part) {
   const Graded g =
-      e2e::grade("scatter-gather", kSource / "reference" / "scatter-gather",
-                 {"--part", part}, 900,
+      e2e::grade("scatter-gather", kSource / "reference" / "scatter-gather", {"--part", part}, 900,
                  {"GPULAB_SOURCE_DIR=" + src.string(), "GPULAB_CACHE_DIR=" + cache.string()});
   CHECK(g.process.exit_code == 0);
   KeptRun r;
@@ -73,8 +72,9 @@ fs::path lab_copy(const std::string& kind, const std::string& part) {
           if (ds["parts"] == json::array({part}))
             ds["params"] = {{"nx", 64}, {"ny", 64}, {"nz", 8}, {"n_atoms", 300}, {"h", 0.5}};
   lab.erase("bench_sweeps");
-  lab["timing"][kind] = {{"rounds", 3},      {"min_rounds", 3},  {"min_samples", 3},
-                         {"max_samples", 3}, {"samples", 3},     {"kept_reference_drift", kAllowedDrift}};
+  lab["timing"][kind] = {{"rounds", 3},      {"min_rounds", 3},
+                         {"min_samples", 3}, {"max_samples", 3},
+                         {"samples", 3},     {"kept_reference_drift", kAllowedDrift}};
   std::ofstream(lab_json) << lab.dump(2);
   return src;
 }
@@ -103,10 +103,11 @@ void check_kept_reference(const std::string& kind, const std::string& part) {
   CHECK(second.how["kept_rounds"] == rounds.size());
   CHECK(second.how["check_ms"].get<double>() > 0);
   CHECK(std::abs(second.how["drift"].get<double>()) <= kAllowedDrift);
-  for (const double ms : second.perf["extra_data"]["reference_samples_ms"].get<std::vector<double>>())
+  for (const double ms :
+       second.perf["extra_data"]["reference_samples_ms"].get<std::vector<double>>())
     CHECK(ms == doctest::Approx(kept_ms));
-  CHECK(contains(second.perf, kind == "gpu" ? "the one kept for this GPU"
-                                             : "the one kept for this machine"));
+  CHECK(contains(second.perf,
+                 kind == "gpu" ? "the one kept for this GPU" : "the one kept for this machine"));
   CHECK(kept_files(cache).size() == 1);
 
   // Kept ten times slower than the machine is now (another process was loading it then): the

@@ -13,12 +13,13 @@ namespace e2e {
 
 namespace {
 
-// The bar for the set-up (README, "Student install"): 450 s of CPU time, under 4 minutes of a
-// 2-core machine's clock. Counted in CPU time, which other work on a shared machine inflates far
-// less than the clock (CI runs this suite alone all the same: tests/CMakeLists.txt). It took 317 s
-// on 2026-12-06 (docs/PERF.md): the bar leaves room for a busier machine, not for a build that
-// compiles gpulab's libraries one file at a time again (620 s).
-constexpr double kKitBuildCpuLimitS = 450;
+// The bar for the set-up (README, "Student install"; issue 41): 300 s of CPU time, under 3
+// minutes of a 2-core machine's clock. Counted in CPU time, which other work on a shared machine
+// inflates far less than the clock (CI runs this suite alone all the same: tests/CMakeLists.txt).
+// The student preset's build of gpulab took 292 s of CPU time here on 2026-12-07 with gpulab's
+// tools at -O1, 362 s without (docs/PERF.md, "The student kit's build: the tools at -O1"); the
+// kit's build in a fresh clone's CI measured 285 to 331 s before that change.
+constexpr double kKitBuildCpuLimitS = 300;
 
 struct Ran {
   gpulab::ProcessResult process;

@@ -133,7 +133,10 @@ std::string RunChannel::record(const nlohmann::json& message) {
   const nlohmann::json& r = message[kMsgRecord];
   if (const std::string why = record_problem(r); !why.empty())
     return refuse("the run's record " + why + "." + kYourCode);
-  if (sample_open_)
+  // A call that failed in a timed sample ends the run there, its record saying why: the run has
+  // failed either way, so the record's word is taken. Any other record ends no open sample.
+  const bool failed = r.value("status", "") == runner_status(RunnerExit::failed);
+  if (sample_open_ && !failed)
     return refuse("the run ended a timed sample without its end." + std::string(kYourCode));
   record_ = r;
   ended_ = true;

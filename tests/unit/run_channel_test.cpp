@@ -107,6 +107,26 @@ TEST_CASE("a sample asked for early or twice, or ended out of turn, fails the ru
     gpulab::ChannelMessage m = message(R"({"ask": 1})");
     CHECK(contains(untimed.on_message(m), "not a timed run"));
   }
+  {
+    TimedRun r;  // a record that ends a sample it never finished, as if all had gone well
+    r.send(R"({"ask": 1})");
+    CHECK(contains(r.send(R"({"record": {"status": "ok", "work": 10}})"), "error"));
+    CHECK(contains(r.channel.problem(), "ended a timed sample without its end"));
+  }
+}
+
+TEST_CASE("a call that fails in a timed sample ends the run there, with the harness's word") {
+  // The harness sends its record, status "error", where the sample's call threw: the run has
+  // failed, and the grader says why as the record does, not that the sample had no end.
+  TimedRun r;
+  CHECK(r.send(R"({"ask": 1})") == R"({"sample":1})");
+  CHECK(
+      r.send(R"({"record": {"status": "error", "message": "your cpu_fast left a thread running"}})")
+          .empty());
+  CHECK(r.channel.problem().empty());
+  CHECK(r.channel.record()["status"] == "error");
+  CHECK(r.channel.record()["message"] == "your cpu_fast left a thread running");
+  CHECK(r.channel.samples().empty());
 }
 
 TEST_CASE("what no harness sends fails the run, saying so; nothing is taken after the record") {

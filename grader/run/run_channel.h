@@ -2,7 +2,9 @@
 // output when it is final, each timed sample's end, and the run's record last; the run's code
 // can send on the same descriptor, so every message is read as an adversary's: bounded, typed,
 // each name once, samples in order. Anything a harness would never send fails the run, with a
-// message for the student that says what came.
+// message for the student that says what came. A record of a failed run (status "error") may
+// end an open timed sample: the harness sends one where the sample's call failed, and a run
+// that says it failed gains nothing by saying so.
 //
 // It also keeps the grader's own clock of each timed sample, outside the run's process: from the
 // grader's answer to "ask" k (the moment the sample's inputs exist where the run can read them)

@@ -119,13 +119,13 @@ t["rounds"] = t["min_rounds"] = n; json.dump(j, open(p, "w"), indent=2)' "$lab_j
       ;;
     drift)
       # The reference's time kept per GPU (docs/GRADING.md, "The reference's time, kept per
-      # GPU"): LAB's reference (default scan) graded with timing on PART (default
-      # inclusive-float) in a dataset cache of its own: nothing kept, then kept and checked,
-      # then with another process loading the GPU (tests/bench/gpu_load.cu), which the check
-      # must see, then after the load. Each line: how the reference's time was had, the kept
-      # and checked times, the drift, the ratio and the grading's seconds.
+      # GPU"): LAB's reference (default scan) graded with timing on PART (default exclusive,
+      # a part with performance points) in a dataset cache of its own: nothing kept, then kept
+      # and checked, then with another process loading the GPU (tests/bench/gpu_load.cu), which
+      # the check must see, then after the load. Each line: how the reference's time was had,
+      # the kept and checked times, the drift, the ratio and the grading's seconds.
       lab=${LAB:-scan}
-      part=${PART:-inclusive-float}
+      part=${PART:-exclusive}
       "${CUDACXX:-/usr/local/cuda/bin/nvcc}" -O2 -o /tmp/gpu_load tests/bench/gpu_load.cu || exit 1
       cache=$(mktemp -d)
       drift_grade() {  # $1: the report's name
@@ -136,7 +136,8 @@ t["rounds"] = t["min_rounds"] = n; json.dump(j, open(p, "w"), indent=2)' "$lab_j
         python3 - "$out/drift-$1.json" "$1" "$ms" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-t = next(t for t in r["tests"] if "performance" in t["name"])
+t = next((t for t in r["tests"] if "performance" in t["name"]), None)
+if t is None: sys.exit("%s: no performance test in the report" % sys.argv[2])
 x = t["extra_data"]; h = x.get("reference_timing", {})
 print("%-8s how %-9s kept %s check %s drift %s ratio %.3f student %.4g ms reference %.4g ms  %.1f s" % (
     sys.argv[2], h.get("how"), h.get("kept_ms", "-"), h.get("check_ms", "-"),

@@ -27,6 +27,15 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
+fs::path lab_source_copy(const std::string& name, const std::string& lab) {
+  const fs::path src = scratch(name);
+  for (const char* folder : {"labs", "reference"}) {
+    fs::create_directories(src / folder);
+    fs::copy(kSource / folder / lab, src / folder / lab, fs::copy_options::recursive);
+  }
+  return src;
+}
+
 int remove_scratch() {
   const std::string suffix = "-" + std::to_string(getpid());
   int removed = 0;

@@ -28,6 +28,11 @@ fs::path scratch(const std::string& name);
 // Removes every scratch directory of this process; returns how many.
 int remove_scratch();
 
+// A source tree of gpulab's for a test to change (GPULAB_SOURCE_DIR points gpulab at it): the
+// scratch folder `name` holding copies of labs/<lab> and reference/<lab>. Returns its root;
+// lab.json is at <root>/labs/<lab>/lab.json.
+fs::path lab_source_copy(const std::string& name, const std::string& lab);
+
 // Runs `argv` in `cwd`, `env` (NAME=VALUE entries) added to the environment, its output (up to
 // 1 MiB) kept.
 gpulab::ProcessResult run_command(std::vector<std::string> argv, const fs::path& cwd,

@@ -67,12 +67,7 @@ TEST_SUITE("cpu") {
     // long, and rows 1 point long, where the per-row and per-atom overheads of the
     // output-oriented code outweigh its vectorized sweep, so the time per atom-eval grows and
     // the scalability points are lost.
-    const fs::path src = scratch("scalability-source");
-    for (const char* part : {"labs", "reference"}) {
-      fs::create_directories(src / part);
-      fs::copy(kSource / part / "scatter-gather", src / part / "scatter-gather",
-               fs::copy_options::recursive);
-    }
+    const fs::path src = lab_source_copy("scalability-source", "scatter-gather");
     const fs::path lab_json = src / "labs" / "scatter-gather" / "lab.json";
     json lab = json::parse(std::ifstream(lab_json));
     for (auto& g : lab["dataset_groups"])

@@ -57,12 +57,7 @@ KeptRun grade_timed(const fs::path& src, const fs::path& cache, const std::strin
 // A copy of scatter-gather whose `kind` parts allow kAllowedDrift of a kept reference time,
 // with the timing dataset of `part` small and three rounds of three samples.
 fs::path lab_copy(const std::string& kind, const std::string& part) {
-  const fs::path src = scratch("kept-reference-source-" + kind);
-  for (const char* folder : {"labs", "reference"}) {
-    fs::create_directories(src / folder);
-    fs::copy(kSource / folder / "scatter-gather", src / folder / "scatter-gather",
-             fs::copy_options::recursive);
-  }
+  const fs::path src = lab_source_copy("kept-reference-source-" + kind, "scatter-gather");
   const fs::path lab_json = src / "labs" / "scatter-gather" / "lab.json";
   json lab = json::parse(std::ifstream(lab_json));
   if (kind == "cpu")

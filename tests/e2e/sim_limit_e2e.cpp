@@ -67,12 +67,7 @@ bool said(const std::string& log, const std::string& text) {
 
 TEST_SUITE("sim") {
   TEST_CASE("on the CPU backend a run slower than the floor passes within the reference's limit") {
-    const fs::path src = scratch("sim-limit-source");
-    for (const char* part : {"labs", "reference"}) {
-      fs::create_directories(src / part);
-      fs::copy(kSource / part / "scatter-gather", src / part / "scatter-gather",
-               fs::copy_options::recursive);
-    }
+    const fs::path src = lab_source_copy("sim-limit-source", "scatter-gather");
     const fs::path cache = scratch("sim-limit-cache"), submission = slow_submission();
 
     // Generous: a limit of 100000 times the reference's few milliseconds. The first run is

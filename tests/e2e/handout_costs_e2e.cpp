@@ -15,21 +15,18 @@
 #include <sstream>
 
 #include "e2e_util.h"
+#include "text/text_edits.h"
 
 namespace {
 
 using namespace e2e;
+using gpulab::trimmed;
 
 struct Quoted {
   fs::path handout;
   std::string lab, part, dataset, column, value;
   std::string before;  // the handout's text from the step's start up to the marker
 };
-
-std::string trimmed(const std::string& s) {
-  const size_t a = s.find_first_not_of(' ');
-  return a == std::string::npos ? "" : s.substr(a, s.find_last_not_of(' ') - a + 1);
-}
 
 // The cells of a table line: runs of text separated by two spaces or more.
 std::vector<std::string> cells(const std::string& line) {

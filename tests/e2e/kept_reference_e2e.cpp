@@ -6,12 +6,13 @@
 // the gpu suite on a GPU part.
 #include <doctest/doctest.h>
 
-#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "e2e_util.h"
+#include "stats.h"
 
 namespace {
 
@@ -20,11 +21,6 @@ using namespace e2e;
 // The drift these gradings allow: wide, so that a busy CI machine does not fail the test where
 // it slows one run; the tampered file below is ten times off.
 constexpr double kAllowedDrift = 0.75;
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 // The kept files under the dataset cache `cache`.
 std::vector<fs::path> kept_files(const fs::path& cache) {
@@ -93,7 +89,7 @@ void check_kept_reference(const std::string& kind, const std::string& part) {
   // Kept: the reference timed once, as a check; every round's ratio is to the kept median.
   const KeptRun second = grade_timed(src, cache, part);
   CHECK_MESSAGE(second.how["how"] == "kept", second.perf.dump(2));
-  const double kept_ms = median_of(rounds);
+  const double kept_ms = gpulab::median(rounds);
   CHECK(second.how["kept_ms"].get<double>() == doctest::Approx(kept_ms));
   CHECK(second.how["kept_rounds"] == rounds.size());
   CHECK(second.how["check_ms"].get<double>() > 0);
@@ -116,7 +112,7 @@ void check_kept_reference(const std::string& kind, const std::string& part) {
   CHECK(third.perf["extra_data"]["student_samples_ms"].size() ==
         third.perf["extra_data"]["reference_samples_ms"].size());
   const json refreshed = json::parse(std::ifstream(files[0]));
-  CHECK(median_of(refreshed["round_ms"].get<std::vector<double>>()) < 10 * kept_ms / 3);
+  CHECK(gpulab::median(refreshed["round_ms"].get<std::vector<double>>()) < 10 * kept_ms / 3);
 
   // A file gpulab did not write (a time of the wrong type) is not used: timed again, kept anew.
   json forged = refreshed;

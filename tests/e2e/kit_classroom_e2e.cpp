@@ -15,8 +15,10 @@
 
 #include "e2e_util.h"
 #include "student_kit.h"
+#include "text/text_edits.h"
 
 using namespace e2e;
+using gpulab::trimmed;
 
 namespace {
 
@@ -31,11 +33,6 @@ json read_yaml(const fs::path& file, const fs::path& dir) {
                   dir);
   REQUIRE_MESSAGE(parsed.exit_code == 0, parsed.output);
   return json::parse(read_text(out));
-}
-
-std::string trimmed(const std::string& s) {
-  const auto first = s.find_first_not_of(" \n");
-  return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(" \n") - first + 1);
 }
 
 // NAME=VALUE lines of a GITHUB_OUTPUT file.

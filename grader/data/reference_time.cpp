@@ -2,13 +2,13 @@
 
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 
 #include "files/atomic_file.h"
 #include "files/file_lock.h"
+#include "files/regular_file.h"
 
 namespace gpulab {
 
@@ -30,14 +30,13 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
+// A small JSON file of gpulab's own (a dataset's meta.json, a kept time) read on a budget
+// (regular_file.h), or null.
 nlohmann::json read_json(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return nullptr;
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    return nullptr;
-  }
+  const std::optional<std::string> text = read_regular_file(file, std::uintmax_t{1} << 20);
+  if (!text) return nullptr;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  return j.is_discarded() ? nlohmann::json() : j;
 }
 
 // Where the time for `run` on `d` is kept, and what the file must say it is for.

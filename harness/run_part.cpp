@@ -112,6 +112,22 @@ const float* CpuOutputs::checked(int set, const char* what) const {
   return all + kGuardWords;
 }
 
+namespace {
+
+// The names of a first call's outputs: as they are, or a batch's dataset k's
+// (sample_protocol.h, kBatchFlag) as sample<k>_<output>.
+std::string first_call_prefix(const RunContext& ctx) {
+  return ctx.sample > 0 ? sample_output_prefix(ctx.sample) : "";
+}
+
+// A batch's dataset has been called and its outputs handed over: the grader is told (its
+// "done", untimed), and nothing else runs on it (no second call, no warmup, no timing).
+void batch_dataset_done(RunContext& ctx) {
+  if (ctx.sample > 0) ctx.sample_done(SampleTime{});
+}
+
+}  // namespace
+
 int input_sets(const RunContext& ctx) {
   return ctx.time ? std::max(1, ctx.policy.input_sets) : 1;
 }
@@ -135,7 +151,7 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
   if (ctx.time_baseline) return;  // the baseline's own run: no student code is called
   poison(0);
   GPULAB_CUDA(cudaDeviceSynchronize());
-  if (ctx.sample > 0) {  // one timed call on this sample's own inputs (sample_protocol.h)
+  if (ctx.sample > 0 && !ctx.batch) {  // one timed call on this sample's own inputs
     if (!ctx.gpu_clock) ctx.gpu_clock = std::make_shared<GpuClock>();
     const SampleTime t = ctx.gpu_clock->sample([&] { call(0); }, what);
     send(sample_output_prefix(ctx.sample), 0);
@@ -143,6 +159,7 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
     ctx.check_inputs(0, what);
     return;
   }
+  const std::string prefix = first_call_prefix(ctx);
   try {
     call_once();
   } catch (...) {
@@ -150,14 +167,15 @@ void run_gpu_part(RunContext& ctx, const std::vector<GpuOutputsOf<T>*>& outs, co
     // and one that cannot be handed over is left out.
     for (const GpuOutputsOf<T>* out : outs) {
       try {
-        out->send_as_left(ctx, out->spec().name, 0);
+        out->send_as_left(ctx, prefix + out->spec().name, 0);
       } catch (...) {
       }
     }
     throw;
   }
-  send("", 0);
+  send(prefix, 0);
   if (ctx.write_outputs) ctx.check_inputs(0, what);
+  if (ctx.batch) return batch_dataset_done(ctx);
   if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs
     ctx.refresh_inputs(0);
     poison(0);
@@ -203,7 +221,7 @@ void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const cha
   };
   if (ctx.time_baseline) return;  // the baseline's own run: no student code is called
   out.poison(0);
-  if (ctx.sample > 0) {  // one timed call on this sample's own inputs (sample_protocol.h)
+  if (ctx.sample > 0 && !ctx.batch) {  // one timed call on this sample's own inputs
     const SampleTime t = cpu_sample([&] { call(0); }, what);
     ctx.write_output(sample_output_prefix(ctx.sample) + spec.name, spec.shape,
                      out.checked(0, what));
@@ -212,8 +230,9 @@ void run_cpu_part(RunContext& ctx, CpuOutputs& out, const SetFn& call, const cha
     return;
   }
   call_once();
-  ctx.write_output(spec.name, spec.shape, out.checked(0, what));
+  ctx.write_output(first_call_prefix(ctx) + spec.name, spec.shape, out.checked(0, what));
   if (ctx.write_outputs) ctx.check_inputs(0, what);
+  if (ctx.batch) return batch_dataset_done(ctx);
   if (ctx.call_twice) {  // every call counts: a second call, on a fresh copy of the inputs
     ctx.refresh_inputs(0);
     out.poison(0);

@@ -40,6 +40,9 @@ struct RunContext {
   // sample<k>_<output> and then its time (sample_done). 0: not a sample.
   int warmup_calls = 0;
   int sample = 0;
+  // The samples are correctness datasets (sample_protocol.h, kBatchFlag): each is called as a
+  // first call is, untimed, its outputs handed over as sample<k>_<output>.
+  bool batch = false;
   std::vector<double> sample_ms = {};
   void sample_done(const SampleTime& t);
   // A GPU part's clock for its samples, made once before the first is asked for: its L2 flush

@@ -1,14 +1,17 @@
-// The runner executable's main: one part, one dataset.
+// The runner executable's main: one part, one dataset (or, with --batch, several).
 //
 //   runner --part NAME --dataset DIR [--call-twice] [--time | --time-baseline] [--timing JSON]
-//          [--samples N --samples-dir DIR [--sample-parts P,...]] [--under-tool] | --list [--json]
+//          [--samples N --samples-dir DIR [--sample-parts P,...] [--batch]] [--under-tool]
+//          | --list [--json]
 //
 // Everything it produces goes to the grader over the grader's channel (grader_channel.h): each
 // output as a sealed memory file as soon as it is final, and the record last; then the process
 // ends with _exit, so that no exit handler or static destructor of the student's runs after the
 // last call. --samples makes a graded timed run (sample_protocol.h): the first call and the
 // warmup on the dataset, then N timed calls, each on inputs of its own that the grader hands over
-// when asked; only the timed calls' outputs are handed over. Under a tool, --sample-parts names
+// when asked; only the timed calls' outputs are handed over. With --batch the samples are more of
+// the part's correctness datasets instead, each called as the first dataset is, untimed, every
+// call's outputs handed over. Under a tool, --sample-parts names
 // each sample's part, so that one process runs every part's datasets. --call-twice calls the
 // student's function a second time and hands over that call's outputs too; --time-baseline times
 // only the lab's trusted baseline (the record's "baseline") and never calls the student's function.
@@ -59,10 +62,10 @@ double cpu_seconds() {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "runner: %s\nusage: runner --part NAME --dataset DIR [%s] [--time | %s] "
-               "[--timing JSON] [%s N %s DIR [%s P,...]] [%s] [%s] | --list [--json]\n",
+               "[--timing JSON] [%s N %s DIR [%s P,...] [%s]] [%s] [%s] | --list [--json]\n",
                why, gpulab::kCallTwiceFlag, gpulab::kTimeBaselineFlag, gpulab::kSamplesOption,
-               gpulab::kSamplesDirOption, gpulab::kSamplePartsOption, gpulab::kUnderToolFlag,
-               gpulab::kReferenceFlag);
+               gpulab::kSamplesDirOption, gpulab::kSamplePartsOption, gpulab::kBatchFlag,
+               gpulab::kUnderToolFlag, gpulab::kReferenceFlag);
   // The grader reads the status: its own mistake, not the student's.
   finish({{"status", gpulab::runner_status(gpulab::RunnerExit::usage)}, {"message", why}},
          gpulab::RunnerExit::usage);
@@ -98,7 +101,7 @@ int main(int argc, char** argv) {
   std::string sample_part_names;  // under a tool: each sample's part
   int samples = 0;
   bool time = false, baseline = false, call_twice = false, under_tool = false;
-  bool reference = false;
+  bool reference = false, batch = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& dst) {
@@ -125,6 +128,8 @@ int main(int argc, char** argv) {
       under_tool = true;
     } else if (a == gpulab::kReferenceFlag) {
       reference = true;
+    } else if (a == gpulab::kBatchFlag) {
+      batch = true;
     } else if (a == gpulab::kPartOption) {
       if (!value(part_name)) usage("--part needs a value");
     } else if (a == gpulab::kDatasetOption) {
@@ -146,6 +151,10 @@ int main(int argc, char** argv) {
   if (part_name.empty() || dataset_dir.empty()) usage("--part and --dataset are required");
   if ((samples > 0) != !samples_dir.empty()) usage("--samples and --samples-dir go together");
   if (samples == 0 && !sample_part_names.empty()) usage("--sample-parts goes with --samples");
+  if (batch && (samples == 0 || time || baseline || call_twice || under_tool))
+    usage(
+        "--batch goes with --samples, and with none of --time, --time-baseline, --call-twice "
+        "and --under-tool");
 
   using gpulab::RunnerExit;
   nlohmann::json result = {{"part", part_name},
@@ -180,7 +189,8 @@ int main(int argc, char** argv) {
     ctx.trusted = reference;
     ctx.result = result;
     ctx.result["outputs"] = nlohmann::json::array();
-    if (samples > 0) {  // the first call and the warmup here; the timed calls below
+    ctx.batch = batch;
+    if (samples > 0 && !batch) {  // the first call and the warmup here; the timed calls below
       ctx.time = false;
       ctx.warmup_calls = ctx.policy.warmup;
       ctx.write_outputs = false;  // they only warm up: every sample's outputs are checked
@@ -189,16 +199,17 @@ int main(int argc, char** argv) {
     if (samples > 0) {
       ctx.warmup_calls = 0;
       ctx.write_outputs = true;
-      if (part->gpu) ctx.gpu_clock = std::make_shared<gpulab::GpuClock>();
+      if (part->gpu && !batch) ctx.gpu_clock = std::make_shared<gpulab::GpuClock>();
       for (int k = 1; k <= samples; ++k) {
         ctx.dataset =
             gpulab::Dataset::open(gpulab::GraderChannel::get().ask_for_sample(k, samples_dir));
         ctx.sample = k;
         each_sample[static_cast<size_t>(k - 1)]->run(ctx);
       }
-      ctx.result["timing"] = gpulab::summarize_samples(
-                                 ctx.sample_ms, part->gpu ? gpulab::kGpuClock : gpulab::kCpuClock)
-                                 .to_json();
+      if (!batch)
+        ctx.result["timing"] = gpulab::summarize_samples(
+                                   ctx.sample_ms, part->gpu ? gpulab::kGpuClock : gpulab::kCpuClock)
+                                   .to_json();
     }
     ctx.result[gpulab::kCpuSecondsKey] = cpu_seconds();
     ctx.result["status"] = gpulab::runner_status(RunnerExit::ok);

@@ -1,8 +1,8 @@
-// The conversation of a graded timed run: the grader hands the runner the inputs of each timed
-// sample only when the runner asks for them, over the grader's channel (channel_protocol.h:
-// "ask" k, answered "sample" k), so a submission cannot see (and work on) a sample's inputs
-// before that sample's clock starts, and the grader's own clock, outside the run's process, runs
-// from that answer to the sample's "done".
+// The conversation of a graded timed run (and of a batch of correctness datasets, kBatchFlag): the
+// grader hands the runner the inputs of each timed sample only when the runner asks for them, over
+// the grader's channel (channel_protocol.h: "ask" k, answered "sample" k), so a submission cannot
+// see (and work on) a sample's inputs before that sample's clock starts, and the grader's own
+// clock, outside the run's process, runs from that answer to the sample's "done".
 //
 // Samples are numbered 1..n and asked for in order, each once, each after the last one's "done";
 // the grader answers "error" (and the run fails) to anything else. Every sample's inputs are a
@@ -25,6 +25,13 @@ constexpr const char* kSamplesDirOption = "--samples-dir";
 // datasets (grader/grade/sanitizer_runs.h): each process under a tool costs the grading a start
 // that the GPU's other processes wait for.
 constexpr const char* kSamplePartsOption = "--sample-parts";
+// A part's correctness datasets in one process (grader/grade/correctness_batch.h): the run's own
+// dataset is called first, as any first call is, and then each sample in turn is another of the
+// part's datasets, called the same way (student_call.h's boundary, fresh poisoned outputs, its
+// inputs checked afterwards, its outputs as left where the call fails) and never timed: its
+// outputs go over as sample<k>_<output>, then its "done" with both times 0. Not with a timed run,
+// --call-twice or a tool.
+constexpr const char* kBatchFlag = "--batch";
 
 // The outputs of sample k: sample<k>_<output>.
 inline std::string sample_output_prefix(int k) {

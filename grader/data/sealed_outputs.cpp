@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <stdexcept>
+
 namespace gpulab {
 
 std::string SealedOutputs::add(const std::string& name, UniqueFd fd, size_t max_bytes) {
@@ -24,6 +26,19 @@ std::string SealedOutputs::add(const std::string& name, UniqueFd fd, size_t max_
 std::vector<std::string> SealedOutputs::names() const {
   std::vector<std::string> out;
   for (const auto& [name, fd] : files_) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<SealedOutputs> SealedOutputs::renamed(const std::string& prefix,
+                                                      const std::vector<std::string>& names) const {
+  auto out = std::make_shared<SealedOutputs>();
+  for (const std::string& name : names) {
+    const auto it = files_.find(prefix + name);
+    if (it == files_.end()) continue;
+    UniqueFd copy(fcntl(it->second.get(), F_DUPFD_CLOEXEC, 0));
+    if (!copy.valid()) throw std::runtime_error("cannot keep the output " + prefix + name);
+    out->files_.emplace(name, std::move(copy));
+  }
   return out;
 }
 

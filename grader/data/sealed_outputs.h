@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ class SealedOutputs {
   // Output `name` as an array of `dtype`, mapped (it cannot change or shrink); an NpyError
   // naming it when it is missing or not such an array.
   NpyArray read_npy(const std::string& name, DType dtype) const;
+
+  // The outputs named `prefix` + a name of `names`, under that name alone: one dataset's of a
+  // run that handed over several (grade/correctness_batch.h). The same sealed files, each
+  // descriptor duplicated.
+  std::shared_ptr<SealedOutputs> renamed(const std::string& prefix,
+                                         const std::vector<std::string>& names) const;
 
  private:
   std::map<std::string, UniqueFd> files_;

@@ -13,6 +13,7 @@
 #include "data/kept_outputs.h"
 #include "data/reference_time.h"
 #include "files/remove_tree.h"
+#include "grade/correctness_batch.h"
 #include "grade/error_map_files.h"
 #include "grade/sanitizer_runs.h"
 #include "os/process.h"
@@ -87,23 +88,35 @@ std::vector<CorrectnessTests::DatasetRun> CorrectnessTests::run_group(
       start_tools(part, runs, order, picked, *beside);
     }
   }
-  for (size_t i : order) {
+  const auto run_alone = [&](size_t i) {
     DatasetRun& r = runs[i];
     if (state.timed_out) {  // one hang is enough: do not wait out every dataset
       r.skipped = true;
-      continue;
+      return;
     }
     run_dataset(part, g, r, beside, runs, state);
     if (r.o.timed_out && tools) {
       // Its runs under the tools would hang as long, and those of the datasets left will not
       // be told: both stop. Those of the datasets that ran go on.
-      bool left = false;
-      for (size_t j : order) {
-        left = left || j == i;
-        if (left && runs[j].job >= 0) tools->cancel(static_cast<size_t>(runs[j].job));
-      }
+      for (DatasetRun& other : runs)
+        if ((&other == &r || !other.settled) && other.job >= 0)
+          tools->cancel(static_cast<size_t>(other.job));
     }
+  };
+  // The part's first dataset and the one called twice alone; the rest in one process
+  // (correctness_batch.h), and what it does not settle alone again.
+  std::vector<size_t> batch;
+  for (size_t i : order) {
+    if (state.first_ran && runs[i].flags.empty()) {
+      batch.push_back(i);
+      continue;
+    }
+    run_alone(i);
+    state.first_ran = true;
   }
+  if (!state.timed_out)
+    batch = run_batch(part, g, runs, batch_order(batch, part.name + "/" + g.name), state);
+  for (size_t i : batch) run_alone(i);
   const bool by_grading = beside && beside == c_.sanitizer->grading_runs();
   if (by_grading && !while_doing("your code's runs under compute-sanitizer", [&] {
                        return c_.sanitizer->grading_verdict();
@@ -184,17 +197,35 @@ void CorrectnessTests::run_dataset(const PartSpec& part, const GroupSpec& g, Dat
     state.timed_out = true;
     state.hung_on = g.hidden ? "a hidden dataset" : "the dataset " + ds->name;
   }
+  judge(part, g, r, state);
+}
+
+// What `r`'s run says: its failure's outputs as left, or its check; and what the part keeps of
+// it: a second call gone wrong, the one error map, the outputs the grader was asked to keep.
+void CorrectnessTests::judge(const PartSpec& part, const GroupSpec& g, DatasetRun& r,
+                             PartState& state, std::optional<CheckResult> checked) {
+  const DatasetSpec* ds = r.ds;
+  r.settled = true;
   r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
   if (!r.o.ran && !r.o.timed_out && !r.o.outputs->names().empty()) {
     const ScopedPhase phase(GradePhase::kCheck);
     r.left = outputs_left_by_failure(c_.lab, part, r.d, *r.o.outputs);
   }
   if (!r.o.ran) return;
-  r.c = [&] {
+  r.c = checked ? std::move(*checked) : [&] {
     const ScopedPhase phase(GradePhase::kCheck);
     return check_outputs(c_.lab, part, r.d, *r.o.outputs, false, ds == state.called_twice);
   }();
   if (r.c.state_leak) state.leaked_on = ds->name;
+  if (r.wrong_in_batch && r.c.pass) {  // wrong after other datasets' calls, right alone
+    r.c.pass = false;
+    r.c.message =
+        "wrong when called after other datasets in one process: " + r.wrong_in_batch->message +
+        "\nRun alone, in a process of its own, it was right. Either your code keeps something "
+        "from one call to the next (a static or global variable, memory it does not clear, a "
+        "size it sets once), or its results vary from run to run (a race). Every call must give "
+        "the right outputs.";
+  }
   // Never of a hidden dataset, whose details are the instructor's (score_group).
   if (!r.c.pass && !g.hidden && !state.mapped) {
     const ScopedPhase phase(GradePhase::kCheck);
@@ -210,6 +241,78 @@ void CorrectnessTests::run_dataset(const PartSpec& part, const GroupSpec& g, Dat
             keep_outputs(c_.lab, part, r.d, *r.o.outputs, c_.o.keep_outputs);
         !not_kept.empty())
       c_.log << "  " << not_kept << "\n";
+}
+
+// The datasets of `batch` (places in `runs`, in the batch's order) in one process
+// (correctness_batch.h): those it settles are judged; the others are returned, in that order, to
+// run alone.
+std::vector<size_t> CorrectnessTests::run_batch(const PartSpec& part, const GroupSpec& g,
+                                                std::vector<DatasetRun>& runs,
+                                                const std::vector<size_t>& batch,
+                                                PartState& state) {
+  if (batch.size() < 2) return batch;
+  std::vector<RunLimit> limits;
+  std::vector<std::string> names;
+  for (size_t i : batch) {
+    within_share(g, runs[i], [] {});  // made first, within the part's share
+    limits.push_back(limit_on(part, runs[i].d, runs[i].flags));
+    names.push_back(runs[i].ds->name);
+  }
+  c_.steps.step(part.name + " on " + std::to_string(batch.size()) + " " + g.name +
+                " datasets in one process");
+  RunRequest run(c_.student.runner, part, runs[batch[0]].d,
+                 c_.work / "batch-runs" / part.name / g.name, batch_limit(limits));
+  run.batch = true;
+  for (size_t k = 1; k < batch.size(); ++k) run.samples.push_back(runs[batch[k]].d);
+  RunOutcome o;
+  try {
+    throw_if_out_of_time();
+    const ScopedPhase phase(GradePhase::kRuns);
+    o = run_runner(c_.place(), run);
+  } catch (OutOfTime& stop) {
+    if (stop.during.empty())
+      stop.during = g.hidden ? "your code's runs on the hidden datasets"
+                             : "your code's runs on the datasets " + joined(names);
+    stop.during_hidden = stop.during_hidden || g.hidden;
+    throw;
+  }
+  std::vector<BatchedDataset> each = split_batch(o, part.outputs, batch.size(), c_.sim());
+  std::vector<size_t> alone;
+  for (size_t k = 0; k < batch.size(); ++k) {
+    DatasetRun& r = runs[batch[k]];
+    if (each[k].outcome) {
+      r.o = std::move(*each[k].outcome);
+      CheckResult c = [&] {
+        const ScopedPhase phase(GradePhase::kCheck);
+        return check_outputs(c_.lab, part, r.d, *r.o.outputs, false, false);
+      }();
+      if (c.pass && each[k].settled) {
+        judge(part, g, r, state, std::move(c));
+        continue;
+      }
+      if (!c.pass) r.wrong_in_batch = std::move(c);  // and its run alone says what it says alone
+    }
+    r.o = {};
+    alone.push_back(batch[k]);
+  }
+  if (!alone.empty())
+    c_.log << "  " << part.name << ": " << alone.size() << " of " << batch.size() << " " << g.name
+           << " datasets run again, each alone: the run of them all "
+           << (o.ran ? (o.sim_findings.empty() ? "gave wrong outputs on some"
+                                               : "had findings of the CPU backend")
+                     : "failed (" + (o.message.empty() ? o.process.describe() : o.message) + ")")
+           << "\n";
+  return alone;
+}
+
+// The limit of one correctness run of `part` on `d` (run_limit.h): by the reference's CPU time
+// there where it is given, else as far as it is known without running the reference.
+RunLimit CorrectnessTests::limit_on(const PartSpec& part, const DatasetDirs& d,
+                                    const std::vector<std::string>& flags,
+                                    std::optional<double> reference_cpu_s) {
+  if (!reference_cpu_s) reference_cpu_s = kept_reference_cpu_s(part, d, flags);
+  return correctness_limit(c_.o.backend, c_.o.run_timeout_s, reference_cpu_s,
+                           runners_.reference_available(), c_.lab.sim_time_limit);
 }
 
 // The group's test: each dataset's row and line, in lab.json's order; all its points when every
@@ -305,23 +408,19 @@ std::string CorrectnessTests::dataset_line(const DatasetRun& r, const SanitizerR
 RunOutcome CorrectnessTests::correctness_run(const PartSpec& part, const DatasetDirs& d,
                                              const std::filesystem::path& out,
                                              const std::vector<std::string>& flags) {
-  const auto limit_with = [&](std::optional<double> reference_s) {
-    return correctness_limit(c_.o.backend, c_.o.run_timeout_s, reference_s,
-                             runners_.reference_available(), c_.lab.sim_time_limit);
-  };
   const auto run = [&](const RunLimit& limit) {
     const ScopedPhase phase(GradePhase::kRuns);
     RunRequest run(c_.student.runner, part, d, out, limit);
     run.flags = flags;
     return run_runner(c_.place(), run);
   };
-  const std::optional<double> kept = kept_reference_cpu_s(part, d, flags);
-  const RunLimit first = limit_with(kept);
+  const RunLimit first = limit_on(part, d, flags);
   RunOutcome o = run(first);
   if (!o.timed_out || !first.awaits_reference) return o;
   const RunLimit known =
-      limit_with(while_doing("the timing of the reference solution that sets your run's limit",
-                             [&] { return reference_cpu_s(part, d, flags); }));
+      limit_on(part, d, flags,
+               while_doing("the timing of the reference solution that sets your run's limit",
+                           [&] { return reference_cpu_s(part, d, flags); }));
   if (known.cpu_s <= first.cpu_s) {  // the floor stands; the message says why
     o.message = run_failure(o.process, known);
     return o;

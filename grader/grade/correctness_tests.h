@@ -1,7 +1,9 @@
 // The correctness tests of one part: the student's runner on every dataset of each correctness
-// group that runs here (grade_scope.h), each run in a process of its own under its time limit,
-// its outputs checked against the oracle's; one test per group, all its points when every
-// dataset passes. On one public dataset the function is called twice in one process.
+// group that runs here (grade_scope.h), each under its time limit, its outputs checked against
+// the oracle's; one test per group, all its points when every dataset passes. The part's first
+// dataset runs in a process of its own, the rest of each group in one process
+// (correctness_batch.h), and any dataset that process does not settle alone again. On one public
+// dataset the function is called twice in one process.
 #pragma once
 
 #include <filesystem>
@@ -34,9 +36,10 @@ class CorrectnessTests {
   struct PartState {
     const DatasetSpec* called_twice = nullptr;  // the dataset whose function is called twice
     bool timed_out = false;                     // a run hung: no other runs (one hang is enough)
-    std::string hung_on;    // "the dataset X", or "a hidden dataset", whose run hung
-    std::string leaked_on;  // the dataset where a second call went wrong
-    bool mapped = false;    // a map of where an output is wrong was drawn: one a part is enough
+    std::string hung_on;     // "the dataset X", or "a hidden dataset", whose run hung
+    std::string leaked_on;   // the dataset where a second call went wrong
+    bool first_ran = false;  // the part's first dataset ran, in a process of its own
+    bool mapped = false;     // a map of where an output is wrong was drawn: one a part is enough
   };
   // One dataset of a group: how its run and check went.
   struct DatasetRun {
@@ -51,6 +54,9 @@ class CorrectnessTests {
     std::string left;        // a failed run's wrong outputs, as its kernels left them
     int job = -1;            // its place among the tools' verdicts (one per process), or none
     std::string map_note;    // where the map of where it is wrong is (error_map_files.h)
+    bool settled = false;    // its run and check are done
+    // Its check in a batch (correctness_batch.h) that it failed there; it then ran alone.
+    std::optional<CheckResult> wrong_in_batch;
   };
 
   std::vector<DatasetRun> run_group(const PartSpec& part, const GroupSpec& g,
@@ -62,6 +68,14 @@ class CorrectnessTests {
   void within_share(const GroupSpec& g, DatasetRun& r, const std::function<void()>& work);
   void run_dataset(const PartSpec& part, const GroupSpec& g, DatasetRun& r,
                    SanitizerRuns::Batch* tools, std::vector<DatasetRun>& runs, PartState& state);
+  std::vector<size_t> run_batch(const PartSpec& part, const GroupSpec& g,
+                                std::vector<DatasetRun>& runs, const std::vector<size_t>& batch,
+                                PartState& state);
+  void judge(const PartSpec& part, const GroupSpec& g, DatasetRun& r, PartState& state,
+             std::optional<CheckResult> checked = std::nullopt);
+  RunLimit limit_on(const PartSpec& part, const DatasetDirs& d,
+                    const std::vector<std::string>& flags,
+                    std::optional<double> reference_cpu_s = std::nullopt);
   size_t score_group(const PartSpec& part, const GroupSpec& g, double points,
                      const std::vector<DatasetRun>& runs,
                      const std::vector<SanitizerRuns::Verdict>& verdicts, const PartState& state);

@@ -349,6 +349,10 @@ class ChildWatch {
       }
       // Its own timeout or the children's deadline, whichever comes first. The deadline is read
       // each time round: the grading's thread sets it, and children run in other threads too.
+      if (o_.moving_timeout_s)
+        deadline_ =
+            clock_.started + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(o_.moving_timeout_s->load()));
       const Clock::time_point cut = children_deadline();
       const bool own_first = deadline_ <= cut;
       using Ms = std::chrono::duration<double, std::milli>;
@@ -453,7 +457,7 @@ class ChildWatch {
   const ChildClock clock_;
   // Its own timeout, in seconds as a double: a timeout of any size (4 hours, or none given as
   // a huge number) does not overflow the clock's ticks.
-  const std::chrono::time_point<Clock, std::chrono::duration<double>> deadline_;
+  std::chrono::time_point<Clock, std::chrono::duration<double>> deadline_;
   double out_of_time_s_ = 0;  // when killed at the children's deadline (ChildDeadline), its time
   int stopped_by_ = 0;        // the stop signal, once the child has been told
   char buf_[65536];

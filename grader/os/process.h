@@ -84,6 +84,10 @@ struct ProcessOptions {
   // Set: the child is killed with its group once this is true (ProcessResult::cancelled): work
   // the grader started ahead and no longer needs (grade/sanitizer_runs.h).
   const std::atomic<bool>* cancel = nullptr;
+  // Set: the child's time limit on the clock, in seconds from its start, read each time round
+  // in place of timeout_s, so that whoever hands the child its work as it goes (a batch of
+  // datasets, grade/correctness_batch.h) can give each piece a limit of its own.
+  const std::atomic<double>* moving_timeout_s = nullptr;
 };
 
 struct ProcessResult {

@@ -122,6 +122,7 @@ std::vector<std::string> runner_argv(const RunRequest& run, const StagedRun& sta
   if (samples_dir)
     argv.insert(argv.end(), {kSamplesOption, std::to_string(run.samples.size()), kSamplesDirOption,
                              inside(*samples_dir)});
+  if (samples_dir && run.batch) argv.push_back(kBatchFlag);
   if (samples_dir && !run.sample_parts.empty()) {
     std::vector<std::string> names;
     for (const PartSpec* p : run.sample_parts) names.push_back(p->name);
@@ -197,6 +198,7 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   const auto inside = [&](const fs::path& p) { return sandbox.inside(box, p).string(); };
   if (!run.sample_parts.empty() && run.sample_parts.size() != run.samples.size())
     throw std::logic_error("run_runner: one part per sample, or none");
+  if (run.batch && run.samples.empty()) throw std::logic_error("run_runner: a batch of one");
   const std::vector<const PartSpec*> sample_parts =
       run.sample_parts.empty() ? std::vector<const PartSpec*>(run.samples.size(), &part)
                                : run.sample_parts;
@@ -213,7 +215,16 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   po.file_size_limit = file_limit;
   po.env = part.runner_env();
   po.channel_fd = kChannelFd;
-  po.on_message = [&](ChannelMessage& m) { return channel.on_message(m); };
+  // A batch's dataset has its own time on the clock, from its hand-over.
+  std::atomic<double> timeout_s{run.limit.wall_s};
+  po.on_message = [&](ChannelMessage& m) {
+    const int handed = stage ? stage->handed_over() : 0;
+    std::string reply = channel.on_message(m);
+    if (run.batch && stage->handed_over() != handed)
+      timeout_s = m.clock->wall_s() + run.limit.wall_s;
+    return reply;
+  };
+  if (run.batch) po.moving_timeout_s = &timeout_s;
   po.cancel = run.cancel;
   const std::string sim_key = sim ? random_hex(16) : "";
   if (sim) add_sim_report(po, ds, sim_key, run.profile);

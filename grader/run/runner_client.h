@@ -96,6 +96,10 @@ struct RunRequest {
   std::vector<std::string> flags;      // runner_flags.h's
   std::optional<TimingPolicy> timing;  // set: a timed run of the student's function under it
   std::vector<DatasetDirs> samples;    // a timed run's samples, handed over in turn
+  // The samples are more correctness datasets of the part, each called as the first is,
+  // untimed (harness/sample_protocol.h, kBatchFlag). `limit` is then each dataset's: its time on
+  // the clock counts from that dataset's hand-over, and its CPU time is the whole run's budget.
+  bool batch = false;
   // Under a tool only (runner_flags.h, kUnderToolFlag): each sample's part, where samples are
   // other parts' datasets (sample_protocol.h, kSamplePartsOption); empty: all are `part`'s.
   std::vector<const PartSpec*> sample_parts;

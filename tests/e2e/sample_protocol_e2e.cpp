@@ -140,7 +140,39 @@ void check_protocol(const gpulab::LabConfig& lab, const gpulab::PartSpec& part,
     CHECK_FALSE(gpulab::check_sample_outputs(lab, part, swapped, *channel.outputs()).pass);
   }
   fs::remove_all(root);
+
+  // A batch of correctness datasets (grader/grade/correctness_batch.h): the run's own dataset,
+  // then the samples, each called as a first call is and none timed, every call's outputs handed
+  // over (the first's as they are, sample k's as sample<k>_<output>), each its own dataset's.
+  const SampledRun batch = run_sampled(lab, part, base, samples, root, {gpulab::kBatchFlag}, false);
+  REQUIRE_MESSAGE(batch.process.ok(), batch.process.describe() << "\n" << batch.process.output);
+  CHECK_MESSAGE(batch.channel->problem().empty(), batch.channel->problem());
+  CHECK(batch.stage->handed_over() == 2);
+  CHECK(batch.channel->samples().size() == 2);
+  CHECK(batch.channel->record().at("status") == "ok");
+  CHECK_FALSE(batch.channel->record().contains("timing"));
+  std::vector<std::string> every_call = wanted;
+  every_call.insert(every_call.end(), part.outputs.begin(), part.outputs.end());
+  std::sort(every_call.begin(), every_call.end());
+  CHECK(batch.channel->outputs()->names() == every_call);
+  const gpulab::CheckResult first = gpulab::check_outputs(
+      lab, part, base, *batch.channel->outputs()->renamed("", part.outputs), false);
+  CHECK_MESSAGE(first.pass, first.message);
+  const gpulab::CheckResult later =
+      gpulab::check_sample_outputs(lab, part, samples, *batch.channel->outputs());
+  CHECK_MESSAGE(later.pass, later.message);
+  fs::remove_all(root);
   if (!reference_runs) return;
+  // A batch is never timed, nor a tool's run: the runner refuses both.
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{gpulab::kBatchFlag, gpulab::kUnderToolFlag},
+        std::vector<std::string>{gpulab::kBatchFlag}}) {
+    const SampledRun refused =
+        run_sampled(lab, part, base, samples, root, flags, flags.size() == 1);
+    CHECK(refused.process.exit_code == gpulab::exit_code(gpulab::RunnerExit::usage));
+    CHECK(refused.stage->handed_over() == 0);
+    fs::remove_all(root);
+  }
 
   // The reference's timed runs (grader/grade/timed_tests.cpp): the same samples, times and outputs,
   // its inputs unchecked after its calls.

@@ -110,6 +110,28 @@ TEST_CASE("run_process kills a child that outlives its timeout") {
   CHECK(contains(r.describe(), "time limit"));
 }
 
+TEST_CASE("a moving time limit is read as the child runs: moved on, it lets the child live") {
+  // The limit starts at 0.5 s; moved to 20 s at 0.2 s, it lets a 1 s child end well. Left
+  // alone, it stops the same child at 0.5 s.
+  std::atomic<double> limit_s{0.5};
+  ProcessOptions o;
+  o.argv = {"sleep", "1"};
+  o.timeout_s = 0.5;
+  o.moving_timeout_s = &limit_s;
+  std::thread mover([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    limit_s = 20;
+  });
+  const ProcessResult moved = gpulab::run_process(o);
+  mover.join();
+  CHECK_MESSAGE(moved.ok(), moved.describe());
+  limit_s = 0.5;
+  const auto t0 = Clock::now();
+  const ProcessResult stopped = gpulab::run_process(o);
+  CHECK(stopped.timed_out);
+  CHECK(seconds_since(t0) < 0.95);
+}
+
 TEST_CASE("run_process kills the child's whole process group on timeout") {
   // The shell waits for a background sleep that holds the output pipe open: returning quickly
   // needs both to die, and the grandchild must not survive the grader.

@@ -26,10 +26,10 @@ std::vector<BatchedDataset> split_batch(const RunOutcome& batch,
   const bool final = !sim || (batch.ran && batch.sim_findings.empty());
   std::vector<BatchedDataset> each(n);
   for (size_t k = 0; k < ended; ++k) {
+    // Only what the dataset's check reads: its outputs. The process and its record are the
+    // batch's, and a settled dataset has nothing to be told of them.
     RunOutcome& o = each[k].outcome.emplace();
     o.ran = true;
-    o.process = batch.process;
-    o.result = batch.result;
     o.outputs = batch.outputs->renamed(k ? sample_output_prefix(static_cast<int>(k)) : "", outputs);
     each[k].settled = final;
   }

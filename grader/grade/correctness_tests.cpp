@@ -276,6 +276,7 @@ std::vector<size_t> CorrectnessTests::run_batch(const PartSpec& part, const Grou
     stop.during_hidden = stop.during_hidden || g.hidden;
     throw;
   }
+  if (!o.channel_problem.empty()) state.batch_spoke[g.name] = o.channel_problem;
   std::vector<BatchedDataset> each = split_batch(o, part.outputs, batch.size(), c_.sim());
   std::vector<size_t> alone;
   for (size_t k = 0; k < batch.size(); ++k) {
@@ -339,6 +340,13 @@ size_t CorrectnessTests::score_group(const PartSpec& part, const GroupSpec& g, d
     passed += row.result == "pass";
     out_.row(row);
   }
+  // Only the student's code can have spoken out of turn: its verdicts are those of the runs
+  // alone, and the reader is told why they ran alone.
+  if (const auto spoke = state.batch_spoke.find(g.name); spoke != state.batch_spoke.end())
+    details +=
+        "Note: the run of these datasets in one process failed, and each ran again alone, "
+        "in a process of its own: " +
+        spoke->second + "\n";
   const Award award = group_award(passed, static_cast<int>(runs.size()), points);
   const bool all = award.passed;
   std::string output = std::to_string(passed) + " of " + std::to_string(runs.size()) + " " +

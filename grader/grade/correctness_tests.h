@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ class CorrectnessTests {
     std::string leaked_on;   // the dataset where a second call went wrong
     bool first_ran = false;  // the part's first dataset ran, in a process of its own
     bool mapped = false;     // a map of where an output is wrong was drawn: one a part is enough
+    // By group: what its datasets' run in one process sent that gpulab's harness never does
+    // (RunOutcome::channel_problem); each of them then ran alone.
+    std::map<std::string, std::string> batch_spoke;
   };
   // One dataset of a group: how its run and check went.
   struct DatasetRun {

@@ -48,7 +48,7 @@ const char* const kYourCode =
 
 }  // namespace
 
-RunChannel::RunChannel(std::set<std::string> outputs, size_t max_output_bytes, SampleStage* stage)
+RunChannel::RunChannel(OutputTurns outputs, size_t max_output_bytes, SampleStage* stage)
     : allowed_(std::move(outputs)), max_output_bytes_(max_output_bytes), stage_(stage) {}
 
 std::string RunChannel::refuse(const std::string& why) {
@@ -79,14 +79,25 @@ std::string RunChannel::on_message(ChannelMessage& m) {
 
 std::string RunChannel::output(const nlohmann::json& message, ChannelMessage& m) {
   const nlohmann::json& name = message[kMsgOutput];
-  if (!name.is_string() || !allowed_.count(name.get<std::string>()) || m.fds.size() != 1 ||
-      outputs_->names().size() >= kMaxOutputs)
+  const auto turn = name.is_string() ? allowed_.find(name.get<std::string>()) : allowed_.end();
+  if (turn == allowed_.end() || m.fds.size() != 1 || outputs_->names().size() >= kMaxOutputs)
     return refuse("the run handed gpulab an output it does not take" +
                   (name.is_string() ? " (\"" + name.get<std::string>().substr(0, 64) + "\")"
                                     : std::string()) +
                   "." + kYourCode);
-  if (const std::string why =
-          outputs_->add(name.get<std::string>(), std::move(m.fds[0]), max_output_bytes_);
+  const std::string& named = turn->first;
+  const int handed = stage_ ? stage_->handed_over() : 0;
+  if (turn->second == 0 && handed > 0)
+    return refuse("the run handed gpulab its output \"" + named +
+                  "\" after asking for timed sample " + std::to_string(handed) +
+                  ": a run's own outputs come before its samples." + kYourCode);
+  if (turn->second > 0 && (!sample_open_ || turn->second != handed))
+    return refuse("the run handed gpulab the output \"" + named + "\" of timed sample " +
+                  std::to_string(turn->second) +
+                  " outside that sample's turn: a sample's outputs come after gpulab hands its "
+                  "inputs over and before the run says it is done." +
+                  kYourCode);
+  if (const std::string why = outputs_->add(named, std::move(m.fds[0]), max_output_bytes_);
       !why.empty())
     return refuse("the run handed gpulab an output it cannot trust: " + why + "." + kYourCode);
   return "";
@@ -124,6 +135,11 @@ std::string RunChannel::done(const nlohmann::json& message, const ChildClock& cl
     return refuse(std::string("the run said a timed sample was done that gpulab had not handed "
                               "over, or without its times.") +
                   kYourCode);
+  // Every output of the sample is the grader's before its end: none can be worked on after it.
+  for (const auto& [named, turn] : allowed_)
+    if (turn == k && !outputs_->has(named))
+      return refuse("the run said timed sample " + std::to_string(k) +
+                    " was done before handing over its output \"" + named + "\"." + kYourCode);
   sample_open_ = false;
   samples_.push_back({ms, cpu_ms, (wall_s - asked_wall_s_) * 1e3, (cpu_s - asked_cpu_s_) * 1e3});
   return answer(kMsgOk, k);

@@ -10,10 +10,15 @@
 // grader's answer to "ask" k (the moment the sample's inputs exist where the run can read them)
 // to its receipt of "done" k (the moment its outputs are the grader's), both the wall time and
 // the CPU time of the run's whole process tree (process_tree.h). No work on sample k can fall
-// outside that window: its inputs did not exist before it, and its outputs cannot change after
-// it (outside_clock.h says what the grader makes of it).
+// outside that window: its inputs did not exist before it, and its outputs are taken only inside
+// it, every one of them before its "done" (outside_clock.h says what the grader makes of it). An
+// output has its turn: sample k's while sample k is open, the run's own before sample 1 is asked
+// for. A run whose code said a sample was done before its work, and silenced the harness's own
+// "done", would otherwise hand its outputs over after the window (tests/adversarial/
+// scatter-gather/cpu-outputs-after-done).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -34,11 +39,15 @@ struct SampleClock {
   double outside_wall_ms = 0, outside_cpu_ms = 0;  // hand-over to receipt, by the grader
 };
 
+// The names a run may hand over, each with its turn: the sample k (1..n) whose output it is, or 0
+// for the run's own (its first, second or timed call's).
+using OutputTurns = std::map<std::string, int>;
+
 class RunChannel {
  public:
   // `outputs`: the names the run may hand over; `max_output_bytes`: the largest an output may
   // be; `stage`: a graded timed run's samples (null: the run asks for none).
-  RunChannel(std::set<std::string> outputs, size_t max_output_bytes, SampleStage* stage);
+  RunChannel(OutputTurns outputs, size_t max_output_bytes, SampleStage* stage);
 
   // ProcessOptions::on_message.
   std::string on_message(ChannelMessage& m);
@@ -57,7 +66,7 @@ class RunChannel {
   std::string done(const nlohmann::json& message, const ChildClock& clock);
   std::string record(const nlohmann::json& message);
 
-  std::set<std::string> allowed_;
+  OutputTurns allowed_;
   size_t max_output_bytes_;
   SampleStage* stage_;
   std::shared_ptr<SealedOutputs> outputs_ = std::make_shared<SealedOutputs>();

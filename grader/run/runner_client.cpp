@@ -71,20 +71,19 @@ std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char
   return {mode, kTimingOption, nlohmann::json(policy).dump()};
 }
 
-std::set<std::string> output_names(const PartSpec& part, int samples) {
+OutputTurns output_names(const PartSpec& part, int samples) {
   return output_names(part, std::vector<const PartSpec*>(static_cast<size_t>(samples), &part));
 }
 
-std::set<std::string> output_names(const PartSpec& part,
-                                   const std::vector<const PartSpec*>& sample_parts) {
-  std::set<std::string> names;
+OutputTurns output_names(const PartSpec& part, const std::vector<const PartSpec*>& sample_parts) {
+  OutputTurns names;
   for (const auto& o : part.outputs)
     for (const std::string& prefix :
          {std::string(), std::string(kRepeatPrefix), std::string("timed_")})
-      names.insert(prefix + o);
+      names.emplace(prefix + o, 0);
   for (size_t k = 1; k <= sample_parts.size(); ++k)
     for (const auto& o : sample_parts[k - 1]->outputs)
-      names.insert(sample_output_prefix(static_cast<int>(k)) + o);
+      names.emplace(sample_output_prefix(static_cast<int>(k)) + o, static_cast<int>(k));
   return names;
 }
 
@@ -246,6 +245,7 @@ RunOutcome run_runner(const RunPlace& place, const RunRequest& run) {
   const SimReport sim_report = sim ? read_sim_findings(p, sim_key, ok) : SimReport{};
   o.sim_findings = sim_report.findings;
   o.sim_costs = sim_report.costs;
+  o.channel_problem = channel.problem();
   if (!channel.problem().empty()) {
     o.message = "your run failed: " + channel.problem();
   } else if (ok) {

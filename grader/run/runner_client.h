@@ -10,7 +10,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -34,8 +33,11 @@ struct RunOutcome {
   bool no_gpu = false;
   bool timed_out = false;  // stopped by its time limit (run_limit.h)
   std::string message;     // why it did not run, for the student
-  ProcessResult process;   // the runner's process: its exit, times and output
-  nlohmann::json result;   // the run's record (null without one), every field of its type
+  // What the run sent on the channel that gpulab's harness never does (run_channel.h): only the
+  // run's own code can have sent it. "" for nothing.
+  std::string channel_problem;
+  ProcessResult process;  // the runner's process: its exit, times and output
+  nlohmann::json result;  // the run's record (null without one), every field of its type
   // The outputs it handed over (never null), and its timed samples as the grader saw them.
   std::shared_ptr<const SealedOutputs> outputs = std::make_shared<SealedOutputs>();
   std::vector<SampleClock> samples;
@@ -51,12 +53,12 @@ std::vector<std::string> runner_command(const std::string& runner, const std::st
 // The arguments of a timed run of the student's function under `policy`.
 std::vector<std::string> timing_arguments(const TimingPolicy& policy, const char* mode = kTimeFlag);
 
-// The names a run of `part` may hand over: each output, as a first, second (kRepeatPrefix),
-// timed ("timed_") or sample's (sample_output_prefix) output.
-std::set<std::string> output_names(const PartSpec& part, int samples);
+// The names a run of `part` may hand over, each in its turn (run_channel.h): each output, as a
+// first, second (kRepeatPrefix) or timed ("timed_") call's, the run's own, or as sample k's
+// (sample_output_prefix), sample k's.
+OutputTurns output_names(const PartSpec& part, int samples);
 // The same for a run whose sample k is a dataset of `sample_parts[k - 1]`.
-std::set<std::string> output_names(const PartSpec& part,
-                                   const std::vector<const PartSpec*>& sample_parts);
+OutputTurns output_names(const PartSpec& part, const std::vector<const PartSpec*>& sample_parts);
 
 // Why a run failed that ended without a message of its own (a crash, a kill, a time limit).
 std::string run_failure(const ProcessResult& p, const RunLimit& limit);

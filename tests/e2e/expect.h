@@ -8,8 +8,9 @@
 //    "public": "pass" | "fail", "hidden": "pass" | "fail" (optional; any group of the lab; or
 //              one per part: {"inclusive": "pass", "hillis-steele": "fail"}, or one per
 //              backend: {"sim": "fail", "cuda": "pass"}),
-//    "output_contains": [texts the failing test's output must hold; {backend: text} where
-//                         the words differ by backend],
+//    "output_contains": [texts the failing test's output must hold (where the public datasets
+//                         pass, the report anywhere); {backend: text} where the words differ
+//                         by backend],
 //    "output_lacks": [texts found nowhere in the report: no test's output, nor its own],
 //    "report_output_contains": [texts the report's own output must hold],
 //    "review_flags": [the names of the flags the instructors' "to review" test lists, exactly,

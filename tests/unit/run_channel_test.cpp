@@ -42,10 +42,14 @@ struct TimedRun {
       {"timing", "a", false, test::sample_dataset(dir / "store", "a"), {}},
       {"timing", "b", false, test::sample_dataset(dir / "store", "b"), {}}};
   gpulab::SampleStage stage{dir / "samples", samples};
-  gpulab::RunChannel channel{{"sample1_out", "sample2_out", "out"}, 1000, &stage};
+  gpulab::RunChannel channel{{{"sample1_out", 1}, {"sample2_out", 2}, {"out", 0}}, 1000, &stage};
 
   std::string send(const std::string& bytes) {
     gpulab::ChannelMessage m = message(bytes);
+    return channel.on_message(m);
+  }
+  std::string hand_over(const std::string& name) {
+    gpulab::ChannelMessage m = output(name);
     return channel.on_message(m);
   }
 };
@@ -54,12 +58,13 @@ struct TimedRun {
 
 TEST_CASE("a run that speaks as the harness does: outputs, samples in order, the record") {
   TimedRun r;
+  CHECK(r.hand_over("out").empty());
   CHECK(r.send(R"({"ask": 1})") == R"({"sample":1})");
   CHECK(fs::exists(r.dir / "samples" / "1" / "atoms.npy"));
-  gpulab::ChannelMessage out = output("sample1_out");
-  CHECK(r.channel.on_message(out).empty());
+  CHECK(r.hand_over("sample1_out").empty());
   CHECK(r.send(R"({"done": 1, "ms": 2.5, "cpu_ms": 2.0})") == R"({"ok":1})");
   CHECK(r.send(R"({"ask": 2})") == R"({"sample":2})");
+  CHECK(r.hand_over("sample2_out").empty());
   CHECK(r.send(R"({"done": 2, "ms": 3.5, "cpu_ms": 3.0})") == R"({"ok":2})");
   CHECK(r.send(R"({"record": {"status": "ok", "work": 10, "outputs": ["sample1_out"]}})").empty());
   CHECK(r.channel.problem().empty());
@@ -103,7 +108,7 @@ TEST_CASE("a sample asked for early or twice, or ended out of turn, fails the ru
     CHECK(contains(r.send(R"({"done": 1, "ms": -1, "cpu_ms": 1})"), "error"));
   }
   {
-    gpulab::RunChannel untimed({"out"}, 1000, nullptr);
+    gpulab::RunChannel untimed({{"out", 0}}, 1000, nullptr);
     gpulab::ChannelMessage m = message(R"({"ask": 1})");
     CHECK(contains(untimed.on_message(m), "not a timed run"));
   }
@@ -112,6 +117,45 @@ TEST_CASE("a sample asked for early or twice, or ended out of turn, fails the ru
     r.send(R"({"ask": 1})");
     CHECK(contains(r.send(R"({"record": {"status": "ok", "work": 10}})"), "error"));
     CHECK(contains(r.channel.problem(), "ended a timed sample without its end"));
+  }
+}
+
+TEST_CASE("an output out of its turn fails the run: a sample's between its hand-over and its end") {
+  {
+    TimedRun r;  // "done" first, the work after it: the outputs would come after the window
+    r.send(R"({"ask": 1})");
+    CHECK(contains(r.send(R"({"done": 1, "ms": 1, "cpu_ms": 1})"), "error"));
+    CHECK(contains(r.channel.problem(),
+                   "said timed sample 1 was done before handing over its output \"sample1_out\""));
+  }
+  {
+    TimedRun r;  // a sample's output before its inputs exist
+    CHECK(contains(r.hand_over("sample1_out"), "error"));
+    CHECK(contains(r.channel.problem(),
+                   "the output \"sample1_out\" of timed sample 1 outside that sample's turn"));
+  }
+  {
+    TimedRun r;  // sample 1's output in sample 2's window
+    r.send(R"({"ask": 1})");
+    r.hand_over("sample1_out");
+    r.send(R"({"done": 1, "ms": 1, "cpu_ms": 1})");
+    r.send(R"({"ask": 2})");
+    CHECK(r.channel.problem().empty());
+    CHECK(contains(r.hand_over("sample1_out"), "error"));  // once only, and in its turn
+    CHECK_FALSE(r.channel.problem().empty());
+  }
+  {
+    TimedRun r;  // the run's own output after its samples began
+    r.send(R"({"ask": 1})");
+    CHECK(contains(r.hand_over("out"), "error"));
+    CHECK(contains(r.channel.problem(), "its output \"out\" after asking for timed sample 1"));
+  }
+  {
+    TimedRun r;  // and after a sample's end, before the next is asked for: still out of turn
+    r.send(R"({"ask": 1})");
+    r.hand_over("sample1_out");
+    r.send(R"({"done": 1, "ms": 1, "cpu_ms": 1})");
+    CHECK(contains(r.hand_over("sample2_out"), "error"));
   }
 }
 

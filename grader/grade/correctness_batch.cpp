@@ -22,8 +22,11 @@ std::vector<BatchedDataset> split_batch(const RunOutcome& batch,
   // How many datasets' calls ended, in order: each asks for the next only once its own ended.
   size_t ended = batch.ran ? n : 0;
   if (!batch.ran && !batch.samples.empty()) ended = std::min(n, 1 + batch.samples.size());
-  // On the CPU backend a run that did not end well may not have written its findings whole.
-  const bool final = !sim || (batch.ran && batch.sim_findings.empty());
+  // On the CPU backend a run that did not end well may not have written its findings whole. A
+  // run whose own code spoke on the channel may have rewritten the harness's checks before any
+  // call: its word on no dataset is final.
+  const bool final =
+      batch.channel_problem.empty() && (!sim || (batch.ran && batch.sim_findings.empty()));
   std::vector<BatchedDataset> each(n);
   for (size_t k = 0; k < ended; ++k) {
     // Only what the dataset's check reads: its outputs. The process and its record are the

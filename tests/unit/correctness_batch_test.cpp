@@ -87,6 +87,16 @@ TEST_CASE("a batch that failed settles on a GPU only the datasets whose calls en
         std::vector<bool>{false, false, false});
 }
 
+TEST_CASE("a batch whose own code spoke on its channel settles nothing, on either backend") {
+  RunOutcome run = batch_run(false, 1, {"out", "sample1_out"});
+  run.channel_problem = "the run asked for timed sample 3 where gpulab's harness asks for sample 2";
+  for (const bool sim : {false, true}) {
+    const auto each = gpulab::split_batch(run, {"out"}, 3, sim);
+    CHECK(ended(each) == std::vector<bool>{true, true, false});  // checked: wrong fails there
+    CHECK(settled(each) == std::vector<bool>{false, false, false});
+  }
+}
+
 TEST_CASE("on the CPU backend a batch with findings settles nothing") {
   RunOutcome run = batch_run(true, 2, {"out", "sample1_out", "sample2_out"});
   run.sim_findings.push_back({{"kind", "race"}});

@@ -10,12 +10,13 @@
 // A batch's word on a dataset is final only where its call ended, its outputs passed their
 // check, and, on the CPU backend, the run ended well and found nothing (its findings are the
 // process's, not told apart by dataset); nowhere if the run sent on its channel what the harness
-// never does (RunOutcome::channel_problem: the student's code spoke there). Every other dataset of the batch (the one whose call
-// failed or hung and those after it, one whose outputs were wrong, all of them where the CPU
-// backend found anything) runs again alone, one process each, so that what a student reads of
-// it is what a run of its own says. A dataset wrong in the batch fails even where it is right
-// alone: a call after other calls in one process must be right too (code that keeps state from
-// call to call, or a race that showed there).
+// never does (RunOutcome::channel_problem: the student's code spoke there). Every other dataset
+// of the batch (the one whose call failed or hung and those after it, one whose outputs were
+// wrong, all of them where the CPU backend found anything, or the run spoke out of turn) runs
+// again alone, one process each, so that what a student reads of it is what a run of its own
+// says. A dataset wrong in the batch fails even where it is right alone: a call after other
+// calls in one process must be right too (code that keeps state from call to call, or a race
+// that showed there).
 #pragma once
 
 #include <optional>

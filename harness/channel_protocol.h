@@ -17,7 +17,8 @@
 //   {"sample": k}             sample k's inputs are in the samples folder, under k/
 //   {"ok": k}                 sample k is received
 //   {"error": WHY}            the run has failed; WHY says how
-// Every name is sent once and samples go in order (ask k, its outputs, done k, ask k + 1):
+// Every name is sent once and samples go in order (the run's own outputs, then ask k, its
+// outputs, done k, ask k + 1; grader/run/run_channel.h holds each output to its turn):
 // anything else fails the run. The grader's clock, outside the run's process, runs from its
 // answer to "ask" k to its receipt of "done" k (docs/GRADING.md, "The trust boundary").
 #pragma once

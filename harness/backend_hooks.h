@@ -28,7 +28,15 @@ struct BackendHooks {
   // where [src, src + n) is not inside one allocation. So that the outputs of a call that failed
   // can be handed over as its kernels left them (run_part.h).
   bool (*read_device)(void* dst, const void* src, std::size_t n) = nullptr;
+  // Says that the call on dataset `k` of a batch (sample_protocol.h, kBatchFlag: 0 the run's own,
+  // then each sample) begins: the CPU backend marks its report there, so that the grader tells
+  // which dataset's call made each finding (grader/grade/correctness_batch.h).
+  void (*begin_call)(int k) = nullptr;
 };
+
+// The key of the CPU backend's mark of a call in its report, {"call":k}, and of each finding made
+// after it (grader/run/sim_report.h).
+inline constexpr const char* kCallMarkKey = "call";
 
 // The process's hooks: one object, whichever translation unit asks.
 inline BackendHooks& backend_hooks() {

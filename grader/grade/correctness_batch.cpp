@@ -4,6 +4,7 @@
 #include <random>
 
 #include "files/secret.h"
+#include "run/sim_report.h"
 #include "sample_protocol.h"
 
 namespace gpulab {
@@ -25,16 +26,25 @@ std::vector<BatchedDataset> split_batch(const RunOutcome& batch,
   // On the CPU backend a run that did not end well may not have written its findings whole. A
   // run whose own code spoke on the channel may have rewritten the harness's checks before any
   // call: its word on no dataset is final.
-  const bool final =
-      batch.channel_problem.empty() && (!sim || (batch.ran && batch.sim_findings.empty()));
+  bool final = batch.channel_problem.empty() && (!sim || batch.ran);
   std::vector<BatchedDataset> each(n);
+  // Each finding to the dataset whose call made it; one of no call (or of a call the batch did
+  // not have) is the process's.
+  for (const nlohmann::json& f : batch.sim_findings) {
+    const auto call = f.find(kSimCallKey);
+    const long long k = call != f.end() && call->is_number_integer() ? call->get<long long>() : -1;
+    if (k >= 0 && static_cast<size_t>(k) < n)
+      each[static_cast<size_t>(k)].findings.push_back(f);
+    else
+      final = false;
+  }
   for (size_t k = 0; k < ended; ++k) {
     // Only what the dataset's check reads: its outputs. The process and its record are the
     // batch's, and a settled dataset has nothing to be told of them.
     RunOutcome& o = each[k].outcome.emplace();
     o.ran = true;
     o.outputs = batch.outputs->renamed(k ? sample_output_prefix(static_cast<int>(k)) : "", outputs);
-    each[k].settled = final;
+    each[k].settled = final && each[k].findings.empty();
   }
   return each;
 }

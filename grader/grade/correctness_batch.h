@@ -8,15 +8,17 @@
 // (harness/sample_protocol.h, kBatchFlag).
 //
 // A batch's word on a dataset is final only where its call ended, its outputs passed their
-// check, and, on the CPU backend, the run ended well and found nothing (its findings are the
-// process's, not told apart by dataset); nowhere if the run sent on its channel what the harness
-// never does (RunOutcome::channel_problem: the student's code spoke there). Every other dataset
-// of the batch (the one whose call failed or hung and those after it, one whose outputs were
-// wrong, all of them where the CPU backend found anything, or the run spoke out of turn) runs
+// check, and, on the CPU backend, the run ended well and its call made no finding (the harness
+// marks each call in the CPU backend's report: sim_report.h; a finding of no call is the
+// whole process's, and settles nothing); nowhere if the run sent on its channel what the
+// harness never does (RunOutcome::channel_problem: the student's code spoke there). Every other
+// dataset of the batch (the one whose call failed or hung and those after it, one whose outputs
+// were wrong or whose call made a finding, all of them where the run spoke out of turn) runs
 // again alone, one process each, so that what a student reads of it is what a run of its own
-// says. A dataset wrong in the batch fails even where it is right alone: a call after other
-// calls in one process must be right too (code that keeps state from call to call, or a race
-// that showed there).
+// says. A dataset wrong in the batch, or whose call there made a finding that fails a dataset,
+// fails even where it is right and clean alone: a call after other calls in one process must be
+// right too (code that keeps state from call to call, a buffer sized on an earlier call, or a
+// race that showed there).
 #pragma once
 
 #include <optional>
@@ -34,8 +36,9 @@ std::vector<size_t> batch_order(std::vector<size_t> places, const std::string& k
 
 // What a batch's run says of one of its datasets.
 struct BatchedDataset {
-  std::optional<RunOutcome> outcome;  // where its call ended: its outputs, to check
-  bool settled = false;               // its outcome is final where its outputs pass their check
+  std::optional<RunOutcome> outcome;     // where its call ended: its outputs, to check
+  bool settled = false;                  // its outcome is final where its outputs pass their check
+  std::vector<nlohmann::json> findings;  // the CPU backend's, made in its call
 };
 
 // Each of a batch's `n` datasets, in the batch's order (the run's own dataset, then sample 1,

@@ -207,6 +207,13 @@ void CorrectnessTests::judge(const PartSpec& part, const GroupSpec& g, DatasetRu
   const DatasetSpec* ds = r.ds;
   r.settled = true;
   r.bug_found = std::any_of(r.o.sim_findings.begin(), r.o.sim_findings.end(), fails_dataset);
+  // Found when called after other datasets in one process, not alone: that call's findings count.
+  if (!r.bug_found &&
+      std::any_of(r.found_in_batch.begin(), r.found_in_batch.end(), fails_dataset)) {
+    r.bug_found = r.found_only_in_batch = true;
+    r.o.sim_findings.insert(r.o.sim_findings.end(), r.found_in_batch.begin(),
+                            r.found_in_batch.end());
+  }
   if (!r.o.ran && !r.o.timed_out && !r.o.outputs->names().empty()) {
     const ScopedPhase phase(GradePhase::kCheck);
     r.left = outputs_left_by_failure(c_.lab, part, r.d, *r.o.outputs);
@@ -281,6 +288,7 @@ std::vector<size_t> CorrectnessTests::run_batch(const PartSpec& part, const Grou
   std::vector<size_t> alone;
   for (size_t k = 0; k < batch.size(); ++k) {
     DatasetRun& r = runs[batch[k]];
+    r.found_in_batch = std::move(each[k].findings);
     if (each[k].outcome) {
       r.o = std::move(*each[k].outcome);
       CheckResult c = [&] {
@@ -386,7 +394,14 @@ std::string CorrectnessTests::dataset_line(const DatasetRun& r, const SanitizerR
     row.err_over_bound = r.c.max_err_over_bound;
     line = std::string(pass ? "PASS " : "FAIL ") + r.ds->name + ": " + r.c.message;
     if (!r.map_note.empty()) line += "\n" + r.map_note;
-    if (r.c.pass && r.bug_found)
+    if (r.c.pass && r.found_only_in_batch)
+      line +=
+          "\nThe outputs are right, but when this dataset was called after other datasets in "
+          "one process, the CPU backend found a bug there that can give wrong results on a GPU "
+          "(run alone, in a process of its own, it found none: your code keeps something from "
+          "one call to the next, such as a buffer sized on an earlier call, or the bug depends "
+          "on timing):";
+    else if (r.c.pass && r.bug_found)
       line +=
           "\nThe outputs are right, but the CPU backend found a bug that can give "
           "wrong results on a GPU:";

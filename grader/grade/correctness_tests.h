@@ -61,6 +61,10 @@ class CorrectnessTests {
     bool settled = false;    // its run and check are done
     // Its check in a batch (correctness_batch.h) that it failed there; it then ran alone.
     std::optional<CheckResult> wrong_in_batch;
+    // The CPU backend's findings made by its call in a batch; those that fail a dataset fail it
+    // where its run alone found none (found_only_in_batch).
+    std::vector<nlohmann::json> found_in_batch;
+    bool found_only_in_batch = false;
   };
 
   std::vector<DatasetRun> run_group(const PartSpec& part, const GroupSpec& g,

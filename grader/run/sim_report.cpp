@@ -27,6 +27,7 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
   size_t received = 0;                  // findings lines before the end record
   long records = -1;                    // the end record's count of them
   bool ended = false;
+  long long call = -1;  // the batch's call the findings are made in (the last mark), or none
   const auto problem = [&](const std::string& what) {
     if (r.problem.empty()) r.problem = kWhat + what + kAdvice;
   };
@@ -68,12 +69,19 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
       r.costs.push_back(j["cost"]);
       continue;
     }
+    if (j.contains(kSimCallKey) && j.size() == 1) {
+      call = int_field(j, kSimCallKey).value_or(-1);
+      if (call < 0)
+        problem("holds a call's mark the CPU backend did not write: your program wrote it");
+      continue;
+    }
     nlohmann::json bare = j;
     bare.erase("count");
     const auto [at, fresh] = index.emplace(bare.dump(), r.findings.size());
-    if (fresh)
+    if (fresh) {
       r.findings.push_back(j);
-    else if (count_of(j) > count_of(r.findings[at->second]))
+      if (call >= 0) r.findings.back()[kSimCallKey] = call;
+    } else if (count_of(j) > count_of(r.findings[at->second]))
       r.findings[at->second]["count"] = count_of(j);
   }
   if (truncated)

@@ -6,6 +6,10 @@
 //  - a cost record, {"cost":{...}} (sent at exit with GPULAB_SIM_PROFILE=1: sim/README.md, "The
 //    cost model"), is kept apart, as it came: a forged one can only mislead its own program's
 //    cost table, which scores nothing.
+//  - a call's mark, {"call":k} (a batch's call on its dataset k begins: sim/README.md): each
+//    finding first received after it carries "call": k, the dataset whose call made it
+//    (correctness_batch.h). A forged mark can only move a finding to another of its own run's
+//    datasets, each of which a finding fails.
 //  - a finding is any other line that parses as a JSON object but the end record. One sent
 //    twice (when made, and with its final count at exit) is one finding, with the larger count;
 //    lines differing in anything but their count are two findings. A forged finding can only
@@ -22,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "backend_hooks.h"
+
 namespace gpulab {
 
 // The pipe's number in a sim run, beside sample_protocol.h's (3, 4) and the sandbox's seccomp
@@ -29,6 +35,8 @@ namespace gpulab {
 constexpr int kSimReportFd = 5;
 // What the grader keeps of one run's report: far above the labs' (a record per finding site).
 constexpr size_t kSimReportLimit = size_t{4} << 20;
+// The field of a call's mark, and of each finding made after it: the batch's dataset.
+constexpr const char* kSimCallKey = kCallMarkKey;
 
 struct SimReport {
   std::vector<nlohmann::json> findings;  // in the order first received

@@ -168,6 +168,9 @@ void flush_launch();
 // At exit (settings.cpp registers it first): the final count of every finding seen more often
 // than its record said, then the report's end record.
 void finish_report();
+// The harness's hook (harness/backend_hooks.h): a batch's call on dataset `k` begins. The
+// report's record {"call":k}: every finding first made after it is that call's.
+void begin_call(int k);
 // Starts the pool of threads that run blocks (it starts at the first launch otherwise).
 void start_workers();
 // For warnings: true when this OS thread already reported the site a few times in this launch;

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "backend_hooks.h"
 #include "internal.h"
 #include "report_channel.h"
 
@@ -280,6 +281,12 @@ void flush_launch() {
                    kPrintedPerSite);
   }
   s.touched.clear();
+}
+
+void begin_call(int k) {
+  // Under the store's lock: a finding is sent in its whole before or after the mark.
+  std::lock_guard<std::mutex> lock(store().mu);
+  send_record("{\"" + std::string(gpulab::kCallMarkKey) + "\":" + std::to_string(k) + "}");
 }
 
 void finish_report() {

@@ -120,7 +120,7 @@ __attribute__((constructor(101))) void capture_at_start() {
   std::atexit(finish_report);
   // A runner ends with _exit, and starts the workers before the student's first call
   // (harness/backend_hooks.h).
-  gpulab::backend_hooks() = {start_workers, finish_report, mark_output, read_device};
+  gpulab::backend_hooks() = {start_workers, finish_report, mark_output, read_device, begin_call};
 }
 
 }  // namespace

@@ -97,12 +97,30 @@ TEST_CASE("a batch whose own code spoke on its channel settles nothing, on eithe
   }
 }
 
-TEST_CASE("on the CPU backend a batch with findings settles nothing") {
+TEST_CASE("on the CPU backend a finding of no call settles nothing") {
   RunOutcome run = batch_run(true, 2, {"out", "sample1_out", "sample2_out"});
   run.sim_findings.push_back({{"kind", "race"}});
   const auto each = gpulab::split_batch(run, {"out"}, 3, true);
   CHECK(ended(each) == std::vector<bool>{true, true, true});
   CHECK(settled(each) == std::vector<bool>{false, false, false});
+  // Nor does one of a call the batch did not have (a mark the program forged).
+  run.sim_findings = {{{"kind", "race"}, {"call", 3}}};
+  CHECK(settled(gpulab::split_batch(run, {"out"}, 3, true)) ==
+        std::vector<bool>{false, false, false});
+}
+
+TEST_CASE("on the CPU backend each finding goes with the dataset whose call made it") {
+  RunOutcome run = batch_run(true, 3, {"out", "sample1_out", "sample2_out", "sample3_out"});
+  run.sim_findings = {{{"kind", "out_of_bounds"}, {"call", 2}},
+                      {{"kind", "race"}, {"call", 2}},
+                      {{"kind", "uninitialized_read"}, {"call", 0}}};
+  const auto each = gpulab::split_batch(run, {"out"}, 4, true);
+  CHECK(ended(each) == std::vector<bool>{true, true, true, true});
+  CHECK(settled(each) == std::vector<bool>{false, true, false, true});
+  CHECK(each[0].findings.size() == 1);
+  CHECK(each[1].findings.empty());
+  REQUIRE(each[2].findings.size() == 2);
+  CHECK(each[2].findings[0]["kind"] == "out_of_bounds");
 }
 
 TEST_CASE("a batch's limit: each dataset's longest on the clock, their CPU time together") {

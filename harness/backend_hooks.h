@@ -34,8 +34,8 @@ struct BackendHooks {
   void (*begin_call)(int k) = nullptr;
 };
 
-// The key of the CPU backend's mark of a call in its report, {"call":k}, and of each finding made
-// after it (grader/run/sim_report.h).
+// The key of the CPU backend's mark of a call in its report, {"call":k} (k = -1: the calls are
+// over), after which each finding a call makes is sent again (grader/run/sim_report.h).
 inline constexpr const char* kCallMarkKey = "call";
 
 // The process's hooks: one object, whichever translation unit asks.

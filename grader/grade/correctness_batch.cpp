@@ -28,15 +28,19 @@ std::vector<BatchedDataset> split_batch(const RunOutcome& batch,
   // call: its word on no dataset is final.
   bool final = batch.channel_problem.empty() && (!sim || batch.ran);
   std::vector<BatchedDataset> each(n);
-  // Each finding to the dataset whose call made it; one of no call (or of a call the batch did
+  // Each finding to every dataset whose call made it; one of no call (or of a call the batch did
   // not have) is the process's.
   for (const nlohmann::json& f : batch.sim_findings) {
-    const auto call = f.find(kSimCallKey);
-    const long long k = call != f.end() && call->is_number_integer() ? call->get<long long>() : -1;
-    if (k >= 0 && static_cast<size_t>(k) < n)
-      each[static_cast<size_t>(k)].findings.push_back(f);
-    else
-      final = false;
+    const auto calls = f.find(kSimCallsKey);
+    if (calls == f.end() || !calls->is_array() || calls->empty()) final = false;
+    if (calls != f.end() && calls->is_array())
+      for (const nlohmann::json& call : *calls) {
+        const long long k = call.is_number_integer() ? call.get<long long>() : -1;
+        if (k >= 0 && static_cast<size_t>(k) < n)
+          each[static_cast<size_t>(k)].findings.push_back(f);
+        else
+          final = false;
+      }
   }
   for (size_t k = 0; k < ended; ++k) {
     // Only what the dataset's check reads: its outputs. The process and its record are the

@@ -1,5 +1,6 @@
 #include "run/sim_report.h"
 
+#include <algorithm>
 #include <map>
 
 #include "run/run_json.h"
@@ -27,7 +28,7 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
   size_t received = 0;                  // findings lines before the end record
   long records = -1;                    // the end record's count of them
   bool ended = false;
-  long long call = -1;  // the batch's call the findings are made in (the last mark), or none
+  long long call = -1;  // the batch's call the findings are made in (the last mark), or none (-1)
   const auto problem = [&](const std::string& what) {
     if (r.problem.empty()) r.problem = kWhat + what + kAdvice;
   };
@@ -70,19 +71,23 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
       continue;
     }
     if (j.contains(kSimCallKey) && j.size() == 1) {
-      call = int_field(j, kSimCallKey).value_or(-1);
-      if (call < 0)
+      call = int_field(j, kSimCallKey).value_or(-2);
+      if (call < -1)
         problem("holds a call's mark the CPU backend did not write: your program wrote it");
       continue;
     }
     nlohmann::json bare = j;
     bare.erase("count");
     const auto [at, fresh] = index.emplace(bare.dump(), r.findings.size());
-    if (fresh) {
+    if (fresh)
       r.findings.push_back(j);
-      if (call >= 0) r.findings.back()[kSimCallKey] = call;
-    } else if (count_of(j) > count_of(r.findings[at->second]))
+    else if (count_of(j) > count_of(r.findings[at->second]))
       r.findings[at->second]["count"] = count_of(j);
+    if (call >= 0) {
+      nlohmann::json& calls = r.findings[at->second][kSimCallsKey];
+      if (!calls.is_array()) calls = nlohmann::json::array();
+      if (std::find(calls.begin(), calls.end(), call) == calls.end()) calls.push_back(call);
+    }
   }
   if (truncated)
     problem("was longer than gpulab reads (" + std::to_string(kSimReportLimit >> 20) + " MiB)");

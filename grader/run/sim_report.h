@@ -6,10 +6,10 @@
 //  - a cost record, {"cost":{...}} (sent at exit with GPULAB_SIM_PROFILE=1: sim/README.md, "The
 //    cost model"), is kept apart, as it came: a forged one can only mislead its own program's
 //    cost table, which scores nothing.
-//  - a call's mark, {"call":k} (a batch's call on its dataset k begins: sim/README.md): each
-//    finding first received after it carries "call": k, the dataset whose call made it
-//    (correctness_batch.h). A forged mark can only move a finding to another of its own run's
-//    datasets, each of which a finding fails.
+//  - a call's mark, {"call":k} (a batch's call on its dataset k begins: sim/README.md; -1: the
+//    calls are over): the runtime sends each finding again the first time a call makes it, and
+//    each finding lists in "calls" every call it was received in (correctness_batch.h). A forged
+//    mark can only move a finding to other datasets of its own run, each of which it fails.
 //  - a finding is any other line that parses as a JSON object but the end record. One sent
 //    twice (when made, and with its final count at exit) is one finding, with the larger count;
 //    lines differing in anything but their count are two findings. A forged finding can only
@@ -35,8 +35,9 @@ namespace gpulab {
 constexpr int kSimReportFd = 5;
 // What the grader keeps of one run's report: far above the labs' (a record per finding site).
 constexpr size_t kSimReportLimit = size_t{4} << 20;
-// The field of a call's mark, and of each finding made after it: the batch's dataset.
+// The field of a call's mark; and of each finding, the calls (a batch's datasets) that made it.
 constexpr const char* kSimCallKey = kCallMarkKey;
+constexpr const char* kSimCallsKey = "calls";
 
 struct SimReport {
   std::vector<nlohmann::json> findings;  // in the order first received

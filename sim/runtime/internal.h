@@ -169,7 +169,9 @@ void flush_launch();
 // than its record said, then the report's end record.
 void finish_report();
 // The harness's hook (harness/backend_hooks.h): a batch's call on dataset `k` begins. The
-// report's record {"call":k}: every finding first made after it is that call's.
+// report's record {"call":k}; every finding made in the call is sent again the first time it is
+// made there, so the report tells each call's findings. At exit, before the final counts,
+// {"call":-1}: what follows is no call's.
 void begin_call(int k);
 // Starts the pool of threads that run blocks (it starts at the first launch otherwise).
 void start_workers();

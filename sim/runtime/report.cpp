@@ -67,6 +67,9 @@ struct Store {
   std::mutex mu;
   std::vector<finding> list;
   std::vector<std::size_t> sent;  // the count each entry's last record gave
+  // A batch's call under way (begin_call), -1 for none; each entry's call it was last sent in.
+  long long call = -1;
+  std::vector<long long> sent_in;
   std::map<std::tuple<int, std::string, int, std::string, int, std::string>, std::size_t> index;
   std::set<std::size_t> touched;  // entries changed by the running launch
 };
@@ -229,12 +232,16 @@ void report(finding_kind k, const Thread* t, const char* file, int line, const c
     f.count = 0;
     s.list.push_back(f);
     s.sent.push_back(0);
+    s.sent_in.push_back(-1);
   }
   finding& f = s.list[it->second];
   f.count += times;
-  if (fresh) {
+  // Sent when first made, and again when first made in each of a batch's calls: the report tells
+  // every call that made it.
+  if (fresh || (s.call >= 0 && s.sent_in[it->second] != s.call)) {
     send(f);
     s.sent[it->second] = f.count;
+    s.sent_in[it->second] = s.call;
   }
   if (f.count - times < kPrintedPerSite) {
     std::string head = "gpulab sim: " + title;
@@ -285,13 +292,19 @@ void flush_launch() {
 
 void begin_call(int k) {
   // Under the store's lock: a finding is sent in its whole before or after the mark.
-  std::lock_guard<std::mutex> lock(store().mu);
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.call = k;
   send_record("{\"" + std::string(gpulab::kCallMarkKey) + "\":" + std::to_string(k) + "}");
 }
 
 void finish_report() {
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mu);
+  // The final counts below are no call's: the calls' mark ends (-1).
+  if (s.call >= 0)
+    send_record("{\"" + std::string(gpulab::kCallMarkKey) + "\":" + std::to_string(-1) + "}");
+  s.call = -1;
   for (std::size_t i = 0; i < s.list.size(); ++i)
     if (s.list[i].count > s.sent[i]) {
       send(s.list[i]);

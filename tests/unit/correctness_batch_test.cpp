@@ -104,22 +104,22 @@ TEST_CASE("on the CPU backend a finding of no call settles nothing") {
   CHECK(ended(each) == std::vector<bool>{true, true, true});
   CHECK(settled(each) == std::vector<bool>{false, false, false});
   // Nor does one of a call the batch did not have (a mark the program forged).
-  run.sim_findings = {{{"kind", "race"}, {"call", 3}}};
+  run.sim_findings = {{{"kind", "race"}, {"calls", {1, 3}}}};
   CHECK(settled(gpulab::split_batch(run, {"out"}, 3, true)) ==
         std::vector<bool>{false, false, false});
 }
 
-TEST_CASE("on the CPU backend each finding goes with the dataset whose call made it") {
+TEST_CASE("on the CPU backend each finding goes with every dataset whose call made it") {
   RunOutcome run = batch_run(true, 3, {"out", "sample1_out", "sample2_out", "sample3_out"});
-  run.sim_findings = {{{"kind", "out_of_bounds"}, {"call", 2}},
-                      {{"kind", "race"}, {"call", 2}},
-                      {{"kind", "uninitialized_read"}, {"call", 0}}};
+  run.sim_findings = {{{"kind", "out_of_bounds"}, {"calls", {2}}},
+                      {{"kind", "race"}, {"calls", {2}}},
+                      {{"kind", "uninitialized_read"}, {"calls", {0, 2}}}};
   const auto each = gpulab::split_batch(run, {"out"}, 4, true);
   CHECK(ended(each) == std::vector<bool>{true, true, true, true});
   CHECK(settled(each) == std::vector<bool>{false, true, false, true});
   CHECK(each[0].findings.size() == 1);
   CHECK(each[1].findings.empty());
-  REQUIRE(each[2].findings.size() == 2);
+  REQUIRE(each[2].findings.size() == 3);
   CHECK(each[2].findings[0]["kind"] == "out_of_bounds");
 }
 

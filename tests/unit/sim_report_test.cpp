@@ -118,31 +118,26 @@ TEST_CASE("a line nested past the reader's depth, or a field of another type, is
                  "ends with a record the CPU backend did not write"));
 }
 
-TEST_CASE("a call's mark: each finding first received after it is that call's") {
-  // A batch: call 0 clean, the race first made in call 1, made again in call 2 (not sent again)
-  // and its final count at exit; an out-of-bounds write first made in call 2.
+TEST_CASE("a call's mark: each finding lists every call it was received in") {
+  // A batch: call 0 clean; the race made in call 1, made again in call 3 (sent again there);
+  // an out-of-bounds write made in call 2; then the end of the calls and the race's final count
+  // at exit, which is no call's.
   const std::string oob =
       R"({"kind":"out_of_bounds","severity":"error","file":"scan.cu","line":30,"count":1})"
       "\n";
-  const SimReport r =
-      read_sim_report(R"({"call":0})"
-                      "\n"
-                      R"({"call":1})"
-                      "\n" +
-                          race(1) + R"({"call":2})" + "\n" + oob + race(9) + end(4, 6),
-                      kKey, false, true);
+  const auto mark = [](int k) { return R"({"call":)" + std::to_string(k) + "}\n"; };
+  const SimReport r = read_sim_report(mark(0) + mark(1) + race(1) + mark(2) + oob + mark(3) +
+                                          race(5) + mark(-1) + race(9) + end(4, 9),
+                                      kKey, false, true);
   CHECK(r.problem.empty());
   REQUIRE(r.findings.size() == 2);
-  CHECK(r.findings[0]["call"] == 1);
+  CHECK(r.findings[0]["calls"] == nlohmann::json::array({1, 3}));
   CHECK(r.findings[0]["count"] == 9);
-  CHECK(r.findings[1]["call"] == 2);
+  CHECK(r.findings[1]["calls"] == nlohmann::json::array({2}));
   // Without marks, a finding has no call: the process's.
-  CHECK_FALSE(read_sim_report(race(1) + end(1, 1), kKey, false, true).findings[0].contains("call"));
-  // A mark that is no count is the program's.
-  CHECK(contains(read_sim_report(R"({"call":-4})"
-                                 "\n" +
-                                     end(1, 1),
-                                 kKey, false, true)
-                     .problem,
+  CHECK_FALSE(
+      read_sim_report(race(1) + end(1, 1), kKey, false, true).findings[0].contains("calls"));
+  // A mark that is no call is the program's.
+  CHECK(contains(read_sim_report(mark(-4) + end(1, 1), kKey, false, true).problem,
                  "your program wrote it"));
 }

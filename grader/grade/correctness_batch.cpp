@@ -32,15 +32,17 @@ std::vector<BatchedDataset> split_batch(const RunOutcome& batch,
   // not have) is the process's.
   for (const nlohmann::json& f : batch.sim_findings) {
     const auto calls = f.find(kSimCallsKey);
-    if (calls == f.end() || !calls->is_array() || calls->empty()) final = false;
-    if (calls != f.end() && calls->is_array())
-      for (const nlohmann::json& call : *calls) {
-        const long long k = call.is_number_integer() ? call.get<long long>() : -1;
-        if (k >= 0 && static_cast<size_t>(k) < n)
-          each[static_cast<size_t>(k)].findings.push_back(f);
-        else
-          final = false;
-      }
+    if (calls == f.end() || !calls->is_array() || calls->empty()) {
+      final = false;
+      continue;
+    }
+    for (const nlohmann::json& call : *calls) {
+      const long long k = call.is_number_integer() ? call.get<long long>() : -1;
+      if (k >= 0 && static_cast<size_t>(k) < n)
+        each[static_cast<size_t>(k)].findings.push_back(f);
+      else
+        final = false;
+    }
   }
   for (size_t k = 0; k < ended; ++k) {
     // Only what the dataset's check reads: its outputs. The process and its record are the

@@ -70,8 +70,8 @@ SimReport read_sim_report(const std::string& bytes, const std::string& key, bool
       r.costs.push_back(j["cost"]);
       continue;
     }
-    if (j.contains(kSimCallKey) && j.size() == 1) {
-      call = int_field(j, kSimCallKey).value_or(-2);
+    if (j.contains(kCallMarkKey) && j.size() == 1) {
+      call = int_field(j, kCallMarkKey).value_or(-2);
       if (call < -1)
         problem("holds a call's mark the CPU backend did not write: your program wrote it");
       continue;

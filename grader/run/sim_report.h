@@ -35,8 +35,8 @@ namespace gpulab {
 constexpr int kSimReportFd = 5;
 // What the grader keeps of one run's report: far above the labs' (a record per finding site).
 constexpr size_t kSimReportLimit = size_t{4} << 20;
-// The field of a call's mark; and of each finding, the calls (a batch's datasets) that made it.
-constexpr const char* kSimCallKey = kCallMarkKey;
+// The field of each finding that lists the calls (a batch's datasets) that made it; the mark's
+// own is backend_hooks.h's kCallMarkKey.
 constexpr const char* kSimCallsKey = "calls";
 
 struct SimReport {

@@ -290,21 +290,25 @@ void flush_launch() {
   s.touched.clear();
 }
 
-void begin_call(int k) {
-  // Under the store's lock: a finding is sent in its whole before or after the mark.
-  Store& s = store();
-  std::lock_guard<std::mutex> lock(s.mu);
+namespace {
+// The store's call becomes `k` (-1: none), and the report says so ({"call":k}). Under the
+// store's lock: a finding is sent in its whole before or after the mark.
+void mark_call(Store& s, long long k) {
   s.call = k;
   send_record("{\"" + std::string(gpulab::kCallMarkKey) + "\":" + std::to_string(k) + "}");
+}
+}  // namespace
+
+void begin_call(int k) {
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  mark_call(s, k);
 }
 
 void finish_report() {
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mu);
-  // The final counts below are no call's: the calls' mark ends (-1).
-  if (s.call >= 0)
-    send_record("{\"" + std::string(gpulab::kCallMarkKey) + "\":" + std::to_string(-1) + "}");
-  s.call = -1;
+  if (s.call >= 0) mark_call(s, -1);  // the final counts below are no call's
   for (std::size_t i = 0; i < s.list.size(); ++i)
     if (s.list[i].count > s.sent[i]) {
       send(s.list[i]);
